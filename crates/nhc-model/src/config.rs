@@ -1,0 +1,147 @@
+//! Sizes and switches of the algorithmic modules for one task (SPEC §2).
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Sizes, head counts and switches of one NHC instance (SPEC §2, "Defaults").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// |c_ic|: Input signals to the Controller.
+    pub input_controller: usize,
+    /// |c_im|: Input signals to the Memory interface.
+    pub input_memory: usize,
+    /// |c_ib|: Input signals to the Bus.
+    pub input_bus: usize,
+    /// L_C: Controller size (paper: 6).
+    pub controller: usize,
+    /// C: control word size (paper: 4).
+    pub word: usize,
+    /// h_w: write heads (paper: 1).
+    pub write_heads: usize,
+    /// h_r: read heads.
+    pub read_heads: usize,
+    /// L_B: Bus size = number of ALU operations.
+    pub ops: usize,
+    /// |c_a|: ALU feedback size, 0 when the ALU feedback is off.
+    pub alu_feedback: usize,
+    /// Bus feedback c_b_{t-1} into the Controller.
+    pub bus_feedback: bool,
+    /// Free gates f_w, f_r.
+    pub free_gates: bool,
+    /// Previous-update head (v̂, ê, ĝ); off in the NHC-prev ablation.
+    pub previous_update: bool,
+    /// Ancestry linkage (P and C modes); off in the NHC-anc ablation.
+    pub ancestry: bool,
+}
+
+/// A configuration that cannot run.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("config field `{0}` must be at least 1")]
+    Zero(&'static str),
+    #[error("at most {max} read heads are supported, got {got}")]
+    TooManyReadHeads { max: usize, got: usize },
+}
+
+/// Most read heads a config may have (the paper uses at most 3).
+pub const MAX_READ_HEADS: usize = 8;
+
+impl Config {
+    /// Checks the sizes once, at the edge (a config from a model file is checked here).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        for (name, v) in [
+            ("controller", self.controller),
+            ("word", self.word),
+            ("write_heads", self.write_heads),
+            ("read_heads", self.read_heads),
+            ("ops", self.ops),
+        ] {
+            if v == 0 {
+                return Err(ConfigError::Zero(name));
+            }
+        }
+        if self.read_heads > MAX_READ_HEADS {
+            return Err(ConfigError::TooManyReadHeads { max: MAX_READ_HEADS, got: self.read_heads });
+        }
+        Ok(())
+    }
+
+    /// Read modes per read head: h_r HALT modes, then F, B (and P, C with ancestry) per write head.
+    pub fn read_modes(&self) -> usize {
+        self.read_heads + self.write_heads * if self.ancestry { 4 } else { 2 }
+    }
+
+    /// Decodes mode index `k` of the list in [`Config::read_modes`].
+    pub fn read_mode(&self, k: usize) -> ReadMode {
+        if k < self.read_heads {
+            return ReadMode::Halt(k);
+        }
+        let per = if self.ancestry { 4 } else { 2 };
+        let (head, kind) = ((k - self.read_heads) / per, (k - self.read_heads) % per);
+        match kind {
+            0 => ReadMode::Forward(head),
+            1 => ReadMode::Backward(head),
+            2 => ReadMode::Parent(head),
+            _ => ReadMode::Child(head),
+        }
+    }
+
+    /// Index of `mode` in the read-mode list (inverse of [`Config::read_mode`]).
+    pub fn mode_index(&self, mode: ReadMode) -> usize {
+        let per = if self.ancestry { 4 } else { 2 };
+        match mode {
+            ReadMode::Halt(k) => k,
+            ReadMode::Forward(i) => self.read_heads + i * per,
+            ReadMode::Backward(i) => self.read_heads + i * per + 1,
+            ReadMode::Parent(i) => self.read_heads + i * per + 2,
+            ReadMode::Child(i) => self.read_heads + i * per + 3,
+        }
+    }
+
+    /// Controller input size: [c_ic; c_b_{t-1}; c_a_{t-1}; c_m_{t-1}].
+    pub fn controller_inputs(&self) -> usize {
+        self.input_controller
+            + if self.bus_feedback { self.ops } else { 0 }
+            + self.alu_feedback
+            + self.read_heads * self.word
+    }
+
+    /// Memory interface input size: x_m = [c_im; c_c].
+    pub fn memory_inputs(&self) -> usize {
+        self.input_memory + self.controller
+    }
+
+    /// Bus input size: x_b = [c_ib; c_c; c_m].
+    pub fn bus_inputs(&self) -> usize {
+        self.input_bus + self.controller + self.read_heads * self.word
+    }
+}
+
+/// A read head's mode (SPEC §3, "Read modes"); indices name heads, from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadMode {
+    /// H_k: the location read by read head k at t-1.
+    Halt(usize),
+    /// F_i: temporal successor in write head i's list.
+    Forward(usize),
+    /// B_i: temporal predecessor.
+    Backward(usize),
+    /// P_i: ancestry parent.
+    Parent(usize),
+    /// C_i: newest ancestry child.
+    Child(usize),
+}
+
+impl std::fmt::Display for ReadMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (c, i) = match *self {
+            ReadMode::Halt(i) => ('H', i),
+            ReadMode::Forward(i) => ('F', i),
+            ReadMode::Backward(i) => ('B', i),
+            ReadMode::Parent(i) => ('P', i),
+            ReadMode::Child(i) => ('C', i),
+        };
+        write!(f, "{c}{}", i + 1)
+    }
+}

@@ -1,0 +1,447 @@
+//! The Memory module (SPEC §2 step 4, §3): two coupled memories `M_c` (control words) and `M_d`
+//! (data words), hard heads kept as indices, lowest-free allocation, temporal and ancestry
+//! linkage, the previous-update head and the free gates.
+//!
+//! Every operation touches O(heads) locations; nothing scans the memory. The one exception is a
+//! free that re-attaches a location's ancestry children to its parent: it costs O(children).
+
+use crate::config::{Config, ReadMode};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// "No location" in the link arrays.
+const NONE: u32 = u32::MAX;
+
+/// What the memory interface decided for one step (SPEC §2 step 3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryDecision {
+    /// Write vectors v, `h_w × C`.
+    pub write: Vec<f32>,
+    /// Previous-write vectors v̂, `h_r × C`.
+    pub prev_write: Vec<f32>,
+    /// Previous-erase vectors ê ∈ (0,1), `h_r × C`.
+    pub prev_erase: Vec<f32>,
+    /// Previous-write gates ĝ, one per read head.
+    pub prev_gate: Vec<bool>,
+    /// Read mode of each read head.
+    pub read_modes: Vec<ReadMode>,
+    /// Write free gates f_w, one per write head.
+    pub free_write: Vec<bool>,
+    /// Read free gates f_r, one per read head.
+    pub free_read: Vec<bool>,
+}
+
+impl MemoryDecision {
+    /// A decision that writes zeros, updates nothing, reads with H (stay) and frees nothing.
+    pub fn new(c: &Config) -> Self {
+        MemoryDecision {
+            write: vec![0.0; c.write_heads * c.word],
+            prev_write: vec![0.0; c.read_heads * c.word],
+            prev_erase: vec![0.0; c.read_heads * c.word],
+            prev_gate: vec![false; c.read_heads],
+            read_modes: (0..c.read_heads).map(ReadMode::Halt).collect(),
+            free_write: vec![false; c.write_heads],
+            free_read: vec![false; c.read_heads],
+        }
+    }
+}
+
+/// Links of one ancestry tree (one per write head i and read head j).
+#[derive(Debug, Clone, Default)]
+struct Tree {
+    parent: Vec<u32>,
+    /// Newest child.
+    kid: Vec<u32>,
+    /// Next older / newer sibling in the parent's child list (sorted newest first).
+    older: Vec<u32>,
+    newer: Vec<u32>,
+}
+
+impl Tree {
+    fn push(&mut self) {
+        self.parent.push(NONE);
+        self.kid.push(NONE);
+        self.older.push(NONE);
+        self.newer.push(NONE);
+    }
+
+    /// `x` becomes the newest child of `p`.
+    fn adopt_newest(&mut self, p: u32, x: u32) {
+        let (pu, xu) = (p as usize, x as usize);
+        self.parent[xu] = p;
+        self.newer[xu] = NONE;
+        self.older[xu] = self.kid[pu];
+        if self.kid[pu] != NONE {
+            self.newer[self.kid[pu] as usize] = x;
+        }
+        self.kid[pu] = x;
+    }
+
+    /// Removes `x` from its parent's child list; `x` keeps its parent pointer.
+    fn detach(&mut self, x: u32) {
+        let xu = x as usize;
+        let p = self.parent[xu];
+        if p == NONE {
+            return;
+        }
+        let (o, n) = (self.older[xu], self.newer[xu]);
+        if n != NONE {
+            self.older[n as usize] = o;
+        } else {
+            self.kid[p as usize] = o;
+        }
+        if o != NONE {
+            self.newer[o as usize] = n;
+        }
+        self.older[xu] = NONE;
+        self.newer[xu] = NONE;
+    }
+
+    /// Frees `x`: it leaves its parent's child list and its children move to its parent
+    /// (or become roots), merged newest first by write stamp.
+    fn unlink(&mut self, x: u32, stamp: &[u64]) {
+        self.detach(x);
+        let p = self.parent[x as usize];
+        let mut b = std::mem::replace(&mut self.kid[x as usize], NONE);
+        if p == NONE {
+            while b != NONE {
+                let next = self.older[b as usize];
+                self.parent[b as usize] = NONE;
+                self.older[b as usize] = NONE;
+                self.newer[b as usize] = NONE;
+                b = next;
+            }
+            return;
+        }
+        let mut a = self.kid[p as usize];
+        let (mut head, mut last) = (NONE, NONE);
+        while a != NONE || b != NONE {
+            let pick = if b == NONE || (a != NONE && stamp[a as usize] > stamp[b as usize]) {
+                let x = a;
+                a = self.older[x as usize];
+                x
+            } else {
+                let x = b;
+                b = self.older[x as usize];
+                x
+            };
+            self.parent[pick as usize] = p;
+            self.newer[pick as usize] = last;
+            if last == NONE {
+                head = pick;
+            } else {
+                self.older[last as usize] = pick;
+            }
+            last = pick;
+        }
+        if last != NONE {
+            self.older[last as usize] = NONE;
+        }
+        self.kid[p as usize] = head;
+    }
+}
+
+/// The Memory module: `M_c` (N × C) and `M_d` (N data words), with N growing as needed.
+#[derive(Debug, Clone)]
+pub struct Memory<D> {
+    word: usize,
+    write_heads: usize,
+    read_heads: usize,
+    control: Vec<f32>,
+    data: Vec<D>,
+    used: Vec<bool>,
+    /// Unused locations below the high-water mark, lowest first.
+    free: BinaryHeap<Reverse<u32>>,
+    /// Write time of each location (for the C mode and for merging child lists).
+    stamp: Vec<u64>,
+    /// Write head that last wrote each location.
+    writer: Vec<u8>,
+    next: Vec<Vec<u32>>,
+    prev: Vec<Vec<u32>>,
+    tail: Vec<u32>,
+    /// Ancestry trees, index `i * h_r + j`; empty without ancestry linkage.
+    trees: Vec<Tree>,
+    read_prev: Vec<u32>,
+    read_now: Vec<u32>,
+    written: Vec<u32>,
+    clock: u64,
+}
+
+impl<D: Clone + Default> Memory<D> {
+    /// An empty memory; every read head's previous location is 0 (SPEC §3, "Initial state").
+    pub fn new(c: &Config) -> Self {
+        assert!(c.write_heads >= 1 && c.write_heads <= u8::MAX as usize);
+        let trees = if c.ancestry { c.write_heads * c.read_heads } else { 0 };
+        Memory {
+            word: c.word,
+            write_heads: c.write_heads,
+            read_heads: c.read_heads,
+            control: Vec::new(),
+            data: Vec::new(),
+            used: Vec::new(),
+            free: BinaryHeap::new(),
+            stamp: Vec::new(),
+            writer: Vec::new(),
+            next: vec![Vec::new(); c.write_heads],
+            prev: vec![Vec::new(); c.write_heads],
+            tail: vec![NONE; c.write_heads],
+            trees: vec![Tree::default(); trees],
+            read_prev: vec![0; c.read_heads],
+            read_now: vec![0; c.read_heads],
+            written: vec![0; c.write_heads],
+            clock: 0,
+        }
+    }
+
+    /// Empties the memory, keeping its allocations.
+    pub fn reset(&mut self) {
+        self.control.clear();
+        self.data.clear();
+        self.used.clear();
+        self.free.clear();
+        self.stamp.clear();
+        self.writer.clear();
+        for i in 0..self.write_heads {
+            self.next[i].clear();
+            self.prev[i].clear();
+            self.tail[i] = NONE;
+        }
+        for t in &mut self.trees {
+            t.parent.clear();
+            t.kid.clear();
+            t.older.clear();
+            t.newer.clear();
+        }
+        self.read_prev.fill(0);
+        self.read_now.fill(0);
+        self.written.fill(0);
+        self.clock = 0;
+    }
+
+    /// One memory step in the order of SPEC §2 step 4: previous update, write, read, then the
+    /// free gates.
+    pub fn step(&mut self, d_i: &D, dec: &MemoryDecision) {
+        self.previous_update(dec);
+        self.write(d_i, dec);
+        self.read(dec);
+        self.apply_free_gates(dec);
+        std::mem::swap(&mut self.read_prev, &mut self.read_now);
+    }
+
+    /// `M_c[r] ← M_c[r] ∘ (1 − ê_j) + v̂_j` at each read head's previous location where ĝ_j = 1
+    /// (SPEC §2 step 4a). Nothing happens before the first write.
+    fn previous_update(&mut self, dec: &MemoryDecision) {
+        let c = self.word;
+        for j in 0..self.read_heads {
+            let r = self.read_prev[j] as usize;
+            if !dec.prev_gate[j] || r >= self.used.len() {
+                continue;
+            }
+            let word = &mut self.control[r * c..(r + 1) * c];
+            let (v, e) = (&dec.prev_write[j * c..(j + 1) * c], &dec.prev_erase[j * c..(j + 1) * c]);
+            for k in 0..c {
+                word[k] = word[k] * (1.0 - e[k]) + v[k];
+            }
+        }
+    }
+
+    /// Lowest-index unused location (SPEC §3, "Allocation").
+    fn allocate(&mut self) -> u32 {
+        if let Some(Reverse(loc)) = self.free.pop() {
+            return loc;
+        }
+        let loc = self.used.len() as u32;
+        self.control.extend(std::iter::repeat_n(0.0, self.word));
+        self.data.push(D::default());
+        self.used.push(false);
+        self.stamp.push(0);
+        self.writer.push(0);
+        for i in 0..self.write_heads {
+            self.next[i].push(NONE);
+            self.prev[i].push(NONE);
+        }
+        for t in &mut self.trees {
+            t.push();
+        }
+        loc
+    }
+
+    /// Each write head writes `v_i` to `M_c` and `d_i` to `M_d` at one fresh location, links it
+    /// after its temporal tail and under each read head's previous location (SPEC §2 step 4b).
+    fn write(&mut self, d_i: &D, dec: &MemoryDecision) {
+        let c = self.word;
+        for i in 0..self.write_heads {
+            let w = self.allocate();
+            let wu = w as usize;
+            self.written[i] = w;
+            self.used[wu] = true;
+            self.clock += 1;
+            self.stamp[wu] = self.clock;
+            self.writer[wu] = i as u8;
+            self.control[wu * c..(wu + 1) * c].copy_from_slice(&dec.write[i * c..(i + 1) * c]);
+            self.data[wu] = d_i.clone();
+            for h in 0..self.write_heads {
+                self.next[h][wu] = NONE;
+                self.prev[h][wu] = NONE;
+            }
+            let tail = self.tail[i];
+            if tail != NONE {
+                self.next[i][tail as usize] = w;
+            }
+            self.prev[i][wu] = tail;
+            self.tail[i] = w;
+            for j in 0..self.read_heads {
+                let Some(t) = self.trees.get_mut(i * self.read_heads + j) else {
+                    break;
+                };
+                t.parent[wu] = NONE;
+                t.kid[wu] = NONE;
+                t.older[wu] = NONE;
+                t.newer[wu] = NONE;
+                let r = self.read_prev[j];
+                if r != w && (r as usize) < self.used.len() && self.used[r as usize] {
+                    t.adopt_newest(r, w);
+                }
+            }
+        }
+    }
+
+    /// Moves each read head by its mode; a missing link leaves it in place (SPEC §3).
+    fn read(&mut self, dec: &MemoryDecision) {
+        for j in 0..self.read_heads {
+            let here = self.read_prev[j];
+            let target = match dec.read_modes[j] {
+                ReadMode::Halt(k) => self.read_prev[k],
+                ReadMode::Forward(i) => self.next[i][here as usize],
+                ReadMode::Backward(i) => self.prev[i][here as usize],
+                ReadMode::Parent(i) => self.tree(i, j).map_or(NONE, |t| t.parent[here as usize]),
+                ReadMode::Child(i) => self.tree(i, j).map_or(NONE, |t| t.kid[here as usize]),
+            };
+            self.read_now[j] = if target == NONE { here } else { target };
+        }
+    }
+
+    fn tree(&self, i: usize, j: usize) -> Option<&Tree> {
+        self.trees.get(i * self.read_heads + j)
+    }
+
+    /// Frees the written locations with f_w = 1 and the read locations with f_r = 1.
+    fn apply_free_gates(&mut self, dec: &MemoryDecision) {
+        for i in 0..self.write_heads {
+            if dec.free_write[i] {
+                self.release(self.written[i]);
+            }
+        }
+        for j in 0..self.read_heads {
+            if dec.free_read[j] {
+                self.release(self.read_now[j]);
+            }
+        }
+    }
+
+    /// Marks `x` unused and unlinks it: its temporal neighbours join up, its ancestry children
+    /// move to its parent. `x` keeps its own outgoing links until it is written again.
+    fn release(&mut self, x: u32) {
+        let xu = x as usize;
+        if !self.used[xu] {
+            return;
+        }
+        self.used[xu] = false;
+        self.free.push(Reverse(x));
+        let i = self.writer[xu] as usize;
+        let (p, n) = (self.prev[i][xu], self.next[i][xu]);
+        if p != NONE {
+            self.next[i][p as usize] = n;
+        }
+        if n != NONE {
+            self.prev[i][n as usize] = p;
+        }
+        if self.tail[i] == x {
+            self.tail[i] = p;
+        }
+        if !self.trees.is_empty() {
+            let hr = self.read_heads;
+            for t in &mut self.trees[i * hr..(i + 1) * hr] {
+                t.unlink(x, &self.stamp);
+            }
+        }
+    }
+
+    // ---- read-out ----
+
+    /// Control word read by head j this step (`c_m_j`).
+    pub fn read_control(&self, j: usize) -> &[f32] {
+        let r = self.read_prev[j] as usize;
+        &self.control[r * self.word..(r + 1) * self.word]
+    }
+    /// Data word read by head j this step (`d_m_j`).
+    pub fn read_data(&self, j: usize) -> &D {
+        &self.data[self.read_prev[j] as usize]
+    }
+    /// Location read by head j in the last step.
+    pub fn read_location(&self, j: usize) -> usize {
+        self.read_prev[j] as usize
+    }
+    /// Location written by head i in the last step.
+    pub fn written_location(&self, i: usize) -> usize {
+        self.written[i] as usize
+    }
+    /// Locations ever allocated (the high-water mark N).
+    pub fn len(&self) -> usize {
+        self.used.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.used.is_empty()
+    }
+    /// Locations in use.
+    pub fn in_use(&self) -> usize {
+        self.used.len() - self.free.len()
+    }
+    pub fn is_used(&self, loc: usize) -> bool {
+        self.used.get(loc).copied().unwrap_or(false)
+    }
+    pub fn control(&self, loc: usize) -> &[f32] {
+        &self.control[loc * self.word..(loc + 1) * self.word]
+    }
+    pub fn data(&self, loc: usize) -> &D {
+        &self.data[loc]
+    }
+    fn opt(x: u32) -> Option<usize> {
+        (x != NONE).then_some(x as usize)
+    }
+    /// Temporal successor of `loc` in write head i's list.
+    pub fn successor(&self, i: usize, loc: usize) -> Option<usize> {
+        Self::opt(self.next[i][loc])
+    }
+    /// Temporal predecessor of `loc` in write head i's list.
+    pub fn predecessor(&self, i: usize, loc: usize) -> Option<usize> {
+        Self::opt(self.prev[i][loc])
+    }
+    /// Ancestry parent of `loc` in tree (write head i, read head j).
+    pub fn parent(&self, i: usize, j: usize, loc: usize) -> Option<usize> {
+        self.tree(i, j).and_then(|t| Self::opt(t.parent[loc]))
+    }
+    /// Children of `loc` in tree (i, j), newest first.
+    pub fn children(&self, i: usize, j: usize, loc: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        if let Some(t) = self.tree(i, j) {
+            let mut k = t.kid[loc];
+            while k != NONE {
+                out.push(k as usize);
+                k = t.older[k as usize];
+            }
+        }
+        out
+    }
+    /// Write head i's temporal list from its first to its last location.
+    pub fn temporal_list(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut k = self.tail[i];
+        while k != NONE {
+            out.push(k as usize);
+            k = self.prev[i][k as usize];
+        }
+        out.reverse();
+        out
+    }
+}

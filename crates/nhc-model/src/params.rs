@@ -1,0 +1,156 @@
+//! θ: one flat vector with named views in the paper's order (SPEC §2, last paragraph).
+
+use crate::config::{Config, ConfigError};
+use thiserror::Error;
+
+/// One affine map `y = W x + b` stored inside θ: `W` is `rows × cols`, row-major, then `b`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    pub offset: usize,
+    pub rows: usize,
+    pub cols: usize,
+}
+
+impl Block {
+    fn after(offset: usize, rows: usize, cols: usize) -> Self {
+        Block { offset, rows, cols }
+    }
+    /// Parameters in the block (`W` and `b`).
+    pub fn len(&self) -> usize {
+        self.rows * (self.cols + 1)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+    fn end(&self) -> usize {
+        self.offset + self.len()
+    }
+
+    /// `out = W x + b` on this block of θ.
+    #[inline]
+    pub fn apply(&self, theta: &[f32], x: &[f32], out: &mut [f32]) {
+        debug_assert_eq!(x.len(), self.cols);
+        let w = &theta[self.offset..self.offset + self.rows * self.cols];
+        let b = &theta[self.offset + self.rows * self.cols..self.end()];
+        for ((o, row), bias) in out.iter_mut().zip(w.chunks_exact(self.cols)).zip(b) {
+            let mut acc = *bias;
+            for (wi, xi) in row.iter().zip(x) {
+                acc += wi * xi;
+            }
+            *o = acc;
+        }
+    }
+}
+
+/// Where each weight matrix and bias lives in θ, in the order
+/// `W_c, b_c, W_v, b_v, W_v̂, b_v̂, W_ê, b_ê, W_ĝ, b_ĝ, W_m, b_m, W_fw, b_fw, W_fr, b_fr, W_b, b_b`.
+/// Blocks of switched-off mechanisms have zero rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub controller: Block,
+    pub write: Block,
+    pub prev_write: Block,
+    pub prev_erase: Block,
+    pub prev_gate: Block,
+    pub read_mode: Block,
+    pub free_write: Block,
+    pub free_read: Block,
+    pub bus: Block,
+}
+
+impl Layout {
+    pub fn new(c: &Config) -> Self {
+        let xm = c.memory_inputs();
+        let prev = if c.previous_update { 1 } else { 0 };
+        let free = if c.free_gates { 1 } else { 0 };
+        let controller = Block::after(0, c.controller, c.controller_inputs());
+        let write = Block::after(controller.end(), c.write_heads * c.word, xm);
+        let prev_write = Block::after(write.end(), prev * c.read_heads * c.word, xm);
+        let prev_erase = Block::after(prev_write.end(), prev * c.read_heads * c.word, xm);
+        let prev_gate = Block::after(prev_erase.end(), prev * c.read_heads, xm);
+        let read_mode = Block::after(prev_gate.end(), c.read_heads * c.read_modes(), xm);
+        let free_write = Block::after(read_mode.end(), free * c.write_heads, xm);
+        let free_read = Block::after(free_write.end(), free * c.read_heads, xm);
+        let bus = Block::after(free_read.end(), c.ops, c.bus_inputs());
+        Layout {
+            controller,
+            write,
+            prev_write,
+            prev_erase,
+            prev_gate,
+            read_mode,
+            free_write,
+            free_read,
+            bus,
+        }
+    }
+
+    /// |θ|.
+    pub fn len(&self) -> usize {
+        self.bus.end()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The blocks with their paper names, in θ order.
+    pub fn named(&self) -> [(&'static str, Block); 9] {
+        [
+            ("controller (W_c, b_c)", self.controller),
+            ("write vectors (W_v, b_v)", self.write),
+            ("previous-write vectors (W_v̂, b_v̂)", self.prev_write),
+            ("previous-erase vectors (W_ê, b_ê)", self.prev_erase),
+            ("previous-write gates (W_ĝ, b_ĝ)", self.prev_gate),
+            ("read modes (W_m, b_m)", self.read_mode),
+            ("write free gates (W_fw, b_fw)", self.free_write),
+            ("read free gates (W_fr, b_fr)", self.free_read),
+            ("bus (W_b, b_b)", self.bus),
+        ]
+    }
+}
+
+/// Parameters that do not fit their config.
+#[derive(Debug, Error, PartialEq)]
+pub enum ParamsError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("θ has {got} numbers but this config needs {expected}")]
+    Length { expected: usize, got: usize },
+    #[error("θ[{index}] is not a finite number")]
+    NotFinite { index: usize },
+}
+
+/// A config with a θ that fits it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    config: Config,
+    layout: Layout,
+    theta: Vec<f32>,
+}
+
+impl Params {
+    /// Checks the config and that θ has the right length and only finite numbers.
+    pub fn new(config: Config, theta: Vec<f32>) -> Result<Self, ParamsError> {
+        config.check()?;
+        let layout = Layout::new(&config);
+        if theta.len() != layout.len() {
+            return Err(ParamsError::Length { expected: layout.len(), got: theta.len() });
+        }
+        if let Some(index) = theta.iter().position(|x| !x.is_finite()) {
+            return Err(ParamsError::NotFinite { index });
+        }
+        Ok(Params { config, layout, theta })
+    }
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    pub fn theta(&self) -> &[f32] {
+        &self.theta
+    }
+    pub fn into_theta(self) -> Vec<f32> {
+        self.theta
+    }
+}

@@ -1,0 +1,165 @@
+//! The decision interface (what the algorithmic modules see → what they decide) and its learned
+//! implementation: Controller, memory interface and Bus (SPEC §2 steps 2, 3, 5).
+
+use crate::config::Config;
+use crate::memory::MemoryDecision;
+use crate::params::Params;
+
+/// What the algorithmic modules see before the memory step.
+#[derive(Debug, Clone, Copy)]
+pub struct Observation<'a> {
+    /// c_ic: Input → Controller.
+    pub input_controller: &'a [f32],
+    /// c_im: Input → Memory.
+    pub input_memory: &'a [f32],
+    /// c_b_{t-1}: last step's Bus output (one-hot), zeros at step 1.
+    pub bus_prev: &'a [f32],
+    /// c_a_{t-1}: last step's ALU feedback, zeros at step 1.
+    pub alu_prev: &'a [f32],
+    /// c_m_{t-1}: control words read last step, all heads concatenated.
+    pub read_prev: &'a [f32],
+}
+
+/// The Bus's choice: the ALU operation and its margin (SPEC §5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BusDecision {
+    pub op: usize,
+    /// `clip((p1/p2 − 1)/m_max, 0, 1)` on the Bus softmax; 1 for a scripted decision.
+    pub margin: f32,
+}
+
+/// Anything that drives the algorithmic side of the NHC: the learned modules or a task's
+/// scripted solution. Both see only the control stream.
+pub trait Policy {
+    /// Controller and memory interface: fills `out` from what the modules see.
+    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision);
+    /// Bus: picks the ALU operation from c_ib and this step's control reads c_m
+    /// (and whatever [`Policy::memory`] computed this step, i.e. c_c).
+    fn bus(&mut self, input_bus: &[f32], read_now: &[f32]) -> BusDecision;
+}
+
+/// Margin penalty threshold m_max (SPEC §5).
+pub const MARGIN_MAX: f32 = 0.1;
+
+/// The learned algorithmic modules on a θ.
+#[derive(Debug, Clone)]
+pub struct Learned {
+    params: Params,
+    x_c: Vec<f32>,
+    c_c: Vec<f32>,
+    x_m: Vec<f32>,
+    x_b: Vec<f32>,
+    scratch: Vec<f32>,
+    logits: Vec<f32>,
+}
+
+impl Learned {
+    pub fn new(params: Params) -> Self {
+        let c = params.config().clone();
+        let widest = [c.write_heads * c.word, c.read_heads * c.word, c.read_heads * c.read_modes()]
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        Learned {
+            x_c: vec![0.0; c.controller_inputs()],
+            c_c: vec![0.0; c.controller],
+            x_m: vec![0.0; c.memory_inputs()],
+            x_b: vec![0.0; c.bus_inputs()],
+            scratch: vec![0.0; widest],
+            logits: vec![0.0; c.ops],
+            params,
+        }
+    }
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+    pub fn config(&self) -> &Config {
+        self.params.config()
+    }
+}
+
+/// Index of the largest entry, ties to the lowest index (SPEC §3, "Determinism").
+#[inline]
+pub fn argmax(x: &[f32]) -> usize {
+    let mut best = 0;
+    for (k, v) in x.iter().enumerate().skip(1) {
+        if *v > x[best] {
+            best = k;
+        }
+    }
+    best
+}
+
+/// Margin of the winner `op` over the runner-up on softmax probabilities:
+/// p1/p2 = exp(z1 − z2) (SPEC §5).
+#[inline]
+pub fn margin(logits: &[f32], op: usize) -> f32 {
+    let runner_up = logits
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != op)
+        .map(|(_, v)| *v)
+        .fold(f32::NEG_INFINITY, f32::max);
+    if runner_up == f32::NEG_INFINITY {
+        return 1.0;
+    }
+    let ratio = (logits[op] - runner_up).exp();
+    ((ratio - 1.0) / MARGIN_MAX).clamp(0.0, 1.0)
+}
+
+#[inline]
+fn concat(out: &mut [f32], parts: &[&[f32]]) {
+    let mut k = 0;
+    for p in parts {
+        out[k..k + p.len()].copy_from_slice(p);
+        k += p.len();
+    }
+}
+
+impl Policy for Learned {
+    /// Controller `c_c = tanh(W_c x_c + b_c)` and the memory interface on `x_m = [c_im; c_c]`.
+    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+        let (theta, l) = (self.params.theta(), self.params.layout());
+        let c = self.params.config();
+        let bus_prev: &[f32] = if c.bus_feedback { obs.bus_prev } else { &[] };
+        let alu_prev: &[f32] = if c.alu_feedback > 0 { obs.alu_prev } else { &[] };
+        concat(&mut self.x_c, &[obs.input_controller, bus_prev, alu_prev, obs.read_prev]);
+        l.controller.apply(theta, &self.x_c, &mut self.c_c);
+        self.c_c.iter_mut().for_each(|v| *v = v.tanh());
+        concat(&mut self.x_m, &[obs.input_memory, &self.c_c]);
+        let x = &self.x_m;
+
+        l.write.apply(theta, x, &mut out.write);
+        if c.previous_update {
+            l.prev_write.apply(theta, x, &mut out.prev_write);
+            l.prev_erase.apply(theta, x, &mut out.prev_erase);
+            out.prev_erase.iter_mut().for_each(|v| *v = 1.0 / (1.0 + (-*v).exp()));
+            let g = &mut self.scratch[..c.read_heads];
+            l.prev_gate.apply(theta, x, g);
+            out.prev_gate.iter_mut().zip(g.iter()).for_each(|(o, v)| *o = *v > 0.0);
+        }
+        let modes = c.read_modes();
+        let m = &mut self.scratch[..c.read_heads * modes];
+        l.read_mode.apply(theta, x, m);
+        for (j, row) in m.chunks_exact(modes).enumerate() {
+            out.read_modes[j] = c.read_mode(argmax(row));
+        }
+        if c.free_gates {
+            let f = &mut self.scratch[..c.write_heads];
+            l.free_write.apply(theta, x, f);
+            out.free_write.iter_mut().zip(f.iter()).for_each(|(o, v)| *o = *v > 0.0);
+            let f = &mut self.scratch[..c.read_heads];
+            l.free_read.apply(theta, x, f);
+            out.free_read.iter_mut().zip(f.iter()).for_each(|(o, v)| *o = *v > 0.0);
+        }
+    }
+
+    /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
+    fn bus(&mut self, input_bus: &[f32], read_now: &[f32]) -> BusDecision {
+        let (theta, l) = (self.params.theta(), self.params.layout());
+        concat(&mut self.x_b, &[input_bus, &self.c_c, read_now]);
+        l.bus.apply(theta, &self.x_b, &mut self.logits);
+        let op = argmax(&self.logits);
+        BusDecision { op, margin: margin(&self.logits, op) }
+    }
+}
