@@ -155,6 +155,12 @@ impl RunLimits {
     pub const SCORE: RunLimits = RunLimits { stop_at_mistake: true, max_steps: u64::MAX };
 }
 
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits::SCORE
+    }
+}
+
 /// The NHC's runtime state: Memory and the signal buffers, reused across samples.
 pub struct Machine<D> {
     config: Config,

@@ -1,0 +1,186 @@
+//! Tasks by name, behind one object-safe interface for the command line and the reports.
+
+use crate::copy_family::{copy::Copy, duplicated::Duplicated, repeat_copy::RepeatCopy, reverse::Reverse};
+use crate::evaluate::{EvalReport, evaluate};
+use crate::{InputError, Model, Task, sample_rng};
+use nhc_model::machine::RunLimits;
+use nhc_model::{Config, Learned, Machine, Policy, StepRecord};
+use serde::Serialize;
+use serde_json::Value;
+use std::marker::PhantomData;
+use thiserror::Error;
+
+/// Bad requests to a task.
+#[derive(Debug, Error)]
+pub enum TaskError {
+    #[error("unknown task `{name}`; known tasks: {}", names().join(", "))]
+    Unknown { name: String },
+    #[error("level must be at least 1, got {0}")]
+    Level(usize),
+    #[error("the number of samples must be at least 1")]
+    NoSamples,
+    #[error("input for task `{task}`: {source}")]
+    Input { task: &'static str, source: InputError },
+}
+
+/// The result of applying a model to one input.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The model's answer.
+    pub output: Value,
+    /// The answer computed without the model.
+    pub expected: Value,
+    /// Output equals expected and the model stopped where it should.
+    pub correct: bool,
+    pub steps: u64,
+}
+
+/// One step of a trace, for printing and plotting.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceRow {
+    pub step: u64,
+    pub phase: &'static str,
+    pub written: Vec<usize>,
+    /// Per read head: mode, location, data read.
+    pub reads: Vec<(String, usize, String)>,
+    pub op: &'static str,
+    /// Right or wrong on a scored step.
+    pub correct: Option<bool>,
+}
+
+/// Where a traced sample comes from.
+#[derive(Debug, Clone)]
+pub enum TraceSource {
+    Level { level: usize, seed: u64 },
+    Input(Value),
+}
+
+/// A task, object-safe.
+pub trait AnyTask: Sync {
+    fn name(&self) -> &'static str;
+    fn config(&self) -> Config;
+    fn ops(&self) -> &'static [&'static str];
+    /// `samples` fresh samples of `level` (SPEC §8).
+    fn evaluate(&self, model: &Model, level: usize, samples: usize, seed: u64) -> Result<EvalReport, TaskError>;
+    /// The model applied to a user's input.
+    fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError>;
+    /// Every step of one sample.
+    fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
+}
+
+struct Entry<T>(PhantomData<T>);
+
+/// Runs `f` with the policy `model` stands for.
+fn with_policy<T: Task, R>(model: &Model, f: impl FnOnce(&mut dyn PolicyRunner<T>) -> R) -> R {
+    match model {
+        Model::Scripted => f(&mut Holder::<T, _>(T::scripted(), PhantomData)),
+        Model::Learned(p) => f(&mut Holder::<T, _>(Learned::new(p.clone()), PhantomData)),
+    }
+}
+
+/// The generic operations, made callable through `dyn` once the policy type is fixed.
+trait PolicyRunner<T: Task> {
+    fn evaluate(&self, level: usize, samples: usize, seed: u64) -> EvalReport;
+    fn run(&mut self, sample: &T::Sample, observe: &mut dyn FnMut(&StepRecord<'_, T::Data>)) -> RunReport;
+}
+
+struct Holder<T, P>(P, PhantomData<T>);
+
+impl<T: Task, P: Policy + Clone + Send + Sync> PolicyRunner<T> for Holder<T, P> {
+    fn evaluate(&self, level: usize, samples: usize, seed: u64) -> EvalReport {
+        evaluate::<T, P>(&self.0, level, samples, seed)
+    }
+    fn run(&mut self, sample: &T::Sample, observe: &mut dyn FnMut(&StepRecord<'_, T::Data>)) -> RunReport {
+        let mut machine = Machine::new(&T::config());
+        let mut modules = T::modules(sample);
+        let trace = T::trace(sample);
+        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * trace.len() as u64 + 100 };
+        let outcome = machine.run(&mut modules, &mut self.0, &trace, limits, observe);
+        let (answer, expected) = (T::answer(&modules), T::reference(sample));
+        RunReport {
+            output: T::answer_json(&answer),
+            expected: T::answer_json(&expected),
+            correct: outcome.solved() && answer == expected,
+            steps: outcome.steps,
+        }
+    }
+}
+
+impl<T: Task> Entry<T> {
+    fn parse(input: &Value) -> Result<T::Sample, TaskError> {
+        T::parse_input(input).map_err(|source| TaskError::Input { task: T::NAME, source })
+    }
+}
+
+impl<T: Task> AnyTask for Entry<T> {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+    fn config(&self) -> Config {
+        T::config()
+    }
+    fn ops(&self) -> &'static [&'static str] {
+        T::OPS
+    }
+    fn evaluate(&self, model: &Model, level: usize, samples: usize, seed: u64) -> Result<EvalReport, TaskError> {
+        check_level(level)?;
+        if samples == 0 {
+            return Err(TaskError::NoSamples);
+        }
+        Ok(with_policy::<T, _>(model, |p| p.evaluate(level, samples, seed)))
+    }
+    fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
+        let sample = Self::parse(input)?;
+        Ok(with_policy::<T, _>(model, |p| p.run(&sample, &mut |_| {})))
+    }
+    fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
+        let sample = match source {
+            TraceSource::Level { level, seed } => {
+                check_level(*level)?;
+                T::sample(*level, &mut sample_rng(*seed, *level, 0))
+            }
+            TraceSource::Input(v) => Self::parse(v)?,
+        };
+        let config = T::config();
+        let mut rows = Vec::new();
+        let report = with_policy::<T, _>(model, |p| {
+            p.run(&sample, &mut |r: &StepRecord<'_, T::Data>| {
+                rows.push(TraceRow {
+                    step: r.step,
+                    phase: r.phase,
+                    written: r.written.to_vec(),
+                    reads: (0..config.read_heads)
+                        .map(|j| (r.modes[j].to_string(), r.read_locations[j], T::show(&r.reads[j])))
+                        .collect(),
+                    op: T::OPS.get(r.op).copied().unwrap_or("?"),
+                    correct: r.correct,
+                })
+            })
+        });
+        Ok((rows, report))
+    }
+}
+
+fn check_level(level: usize) -> Result<(), TaskError> {
+    if level == 0 { Err(TaskError::Level(level)) } else { Ok(()) }
+}
+
+static COPY: Entry<Copy> = Entry(PhantomData);
+static REVERSE: Entry<Reverse> = Entry(PhantomData);
+static REPEAT_COPY: Entry<RepeatCopy> = Entry(PhantomData);
+static DUPLICATED: Entry<Duplicated> = Entry(PhantomData);
+
+/// Every task, in the paper's table order.
+pub fn all() -> [&'static dyn AnyTask; 4] {
+    [&COPY, &REPEAT_COPY, &REVERSE, &DUPLICATED]
+}
+
+/// Task names.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|t| t.name()).collect()
+}
+
+/// The task called `name`.
+pub fn find(name: &str) -> Result<&'static dyn AnyTask, TaskError> {
+    all().into_iter().find(|t| t.name() == name).ok_or_else(|| TaskError::Unknown { name: name.to_string() })
+}
