@@ -1,1 +1,222 @@
-fn main() {}
+//! `nhc`: evaluate, run, trace and benchmark Neural Harvard Computer models.
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use nhc_model::Params;
+use nhc_tasks::registry::{AnyTask, TraceSource};
+use nhc_tasks::{Model, find};
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+#[derive(Parser)]
+#[command(name = "nhc", version, about = "The Neural Harvard Computer: learned algorithms that generalize")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Evaluate a model on fresh samples of one level.
+    Eval {
+        #[arg(long)]
+        task: String,
+        /// A model file, or `scripted` for the task's hand-written solution.
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        level: usize,
+        #[arg(long, default_value_t = 50)]
+        samples: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply a model to your own input (JSON) and print its answer.
+    Run {
+        #[arg(long)]
+        task: String,
+        #[arg(long)]
+        model: String,
+        /// The input as JSON, or @FILE to read it from a file.
+        #[arg(long)]
+        input: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show, step by step, what the model writes, reads and does.
+    Trace {
+        #[arg(long)]
+        task: String,
+        #[arg(long)]
+        model: String,
+        /// Trace a random sample of this level...
+        #[arg(long, conflicts_with = "input", required_unless_present = "input")]
+        level: Option<usize>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// ...or your own input (JSON, or @FILE).
+        #[arg(long)]
+        input: Option<String>,
+        /// Print JSON lines instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure model steps per second (learned modules on random θ, and the scripted solution).
+    Bench {
+        /// Tasks to measure (default: all).
+        #[arg(long, value_delimiter = ',')]
+        tasks: Vec<String>,
+        #[arg(long, default_value_t = 1000)]
+        level: usize,
+        /// Repetitions per measurement; the fastest is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+    },
+}
+
+fn main() {
+    if let Err(e) = real_main() {
+        // Print the chain of causes, skipping those a message already quotes.
+        let mut text = e.to_string();
+        for cause in e.chain().skip(1) {
+            let c = cause.to_string();
+            if !text.contains(&c) {
+                text = format!("{text}: {c}");
+            }
+        }
+        eprintln!("error: {text}");
+        std::process::exit(1);
+    }
+}
+
+fn real_main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Eval { task, model, level, samples, seed, json } => {
+            let task = find(&task)?;
+            let model = Model::from_arg(&model, task)?;
+            let r = task.evaluate(&model, level, samples, seed)?;
+            if json {
+                println!("{}", serde_json::to_string(&r)?);
+            } else {
+                println!(
+                    "{} level {}: solved {}/{} samples ({:.1} %), {} steps, mean fitness {:.4}, {:.2} s",
+                    r.task,
+                    r.level,
+                    r.solved,
+                    r.samples,
+                    100.0 * r.solved as f64 / r.samples as f64,
+                    r.steps,
+                    r.mean_fitness,
+                    r.seconds
+                );
+            }
+        }
+        Command::Run { task, model, input, json } => {
+            let task = find(&task)?;
+            let model = Model::from_arg(&model, task)?;
+            let r = task.run(&model, &read_json(&input)?)?;
+            if json {
+                println!("{}", json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps }));
+            } else {
+                println!("{}", r.output);
+                if !r.correct {
+                    eprintln!("note: the model's answer differs from the reference answer {}", r.expected);
+                }
+            }
+        }
+        Command::Trace { task, model, level, seed, input, json } => {
+            let task = find(&task)?;
+            let model = Model::from_arg(&model, task)?;
+            let source = match (level, input) {
+                (Some(level), _) => TraceSource::Level { level, seed },
+                (None, Some(input)) => TraceSource::Input(read_json(&input)?),
+                (None, None) => bail!("give --level or --input"),
+            };
+            let (rows, report) = task.trace(&model, &source)?;
+            print_trace(task, &rows, json)?;
+            if !json {
+                println!("answer: {}", report.output);
+                println!("{}", if report.correct { "correct" } else { "WRONG" });
+            }
+        }
+        Command::Bench { tasks, level, repeat } => bench(&tasks, level, repeat.max(1))?,
+    }
+    Ok(())
+}
+
+/// JSON from the argument, or from a file when it starts with `@`.
+fn read_json(arg: &str) -> Result<Value> {
+    let text = match arg.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).with_context(|| format!("cannot read input file {path}"))?,
+        None => arg.to_string(),
+    };
+    serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
+}
+
+fn print_trace(task: &dyn AnyTask, rows: &[nhc_tasks::registry::TraceRow], json: bool) -> Result<()> {
+    if json {
+        for r in rows {
+            println!("{}", serde_json::to_string(r)?);
+        }
+        return Ok(());
+    }
+    let heads = task.config().read_heads;
+    print!("{:>6}  {:<8} {:>6}", "step", "phase", "write");
+    for j in 1..=heads {
+        print!("  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"));
+    }
+    println!("  op  score");
+    for r in rows {
+        let written: Vec<String> = r.written.iter().map(|w| w.to_string()).collect();
+        print!("{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","));
+        for (mode, loc, data) in &r.reads {
+            print!("  {mode:>4} {loc:>6} {data:<8}");
+        }
+        let score = match r.correct {
+            Some(true) => "ok",
+            Some(false) => "WRONG",
+            None => "",
+        };
+        println!("  {:<3} {score}", r.op);
+    }
+    Ok(())
+}
+
+/// Steps per second of the learned path (random θ) and the scripted path, one level-`level`
+/// sample each, fastest of `repeat`.
+fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
+    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
+        nhc_tasks::registry::all().to_vec()
+    } else {
+        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
+    };
+    println!("| task | path | level | steps | seconds | steps/s | ns/step |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for task in tasks {
+        let config = task.config();
+        let len = nhc_model::Layout::new(&config).len();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let learned = Model::Learned(Params::new(config, theta)?);
+        for (path, model, cap) in [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)] {
+            let mut best: Option<(u64, f64)> = None;
+            for _ in 0..repeat {
+                let (steps, secs) = task.time_sample(model, level, 1, cap)?;
+                if best.is_none_or(|(_, b)| secs < b) {
+                    best = Some((steps, secs));
+                }
+            }
+            let (steps, secs) = best.unwrap_or((0, 0.0));
+            println!(
+                "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |",
+                task.name(),
+                steps as f64 / secs,
+                1e9 * secs / steps as f64
+            );
+        }
+    }
+    Ok(())
+}

@@ -64,6 +64,9 @@ pub trait AnyTask: Sync {
     fn evaluate(&self, model: &Model, level: usize, samples: usize, seed: u64) -> Result<EvalReport, TaskError>;
     /// The model applied to a user's input.
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError>;
+    /// One sample of `level` run to its end (or `max_steps`) without stopping at mistakes:
+    /// (steps, seconds). For benchmarks.
+    fn time_sample(&self, model: &Model, level: usize, seed: u64, max_steps: u64) -> Result<(u64, f64), TaskError>;
     /// Every step of one sample.
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
 }
@@ -82,6 +85,7 @@ fn with_policy<T: Task, R>(model: &Model, f: impl FnOnce(&mut dyn PolicyRunner<T
 trait PolicyRunner<T: Task> {
     fn evaluate(&self, level: usize, samples: usize, seed: u64) -> EvalReport;
     fn run(&mut self, sample: &T::Sample, observe: &mut dyn FnMut(&StepRecord<'_, T::Data>)) -> RunReport;
+    fn time(&mut self, sample: &T::Sample, max_steps: u64) -> (u64, f64);
 }
 
 struct Holder<T, P>(P, PhantomData<T>);
@@ -103,6 +107,15 @@ impl<T: Task, P: Policy + Clone + Send + Sync> PolicyRunner<T> for Holder<T, P> 
             correct: outcome.solved() && answer == expected,
             steps: outcome.steps,
         }
+    }
+    fn time(&mut self, sample: &T::Sample, max_steps: u64) -> (u64, f64) {
+        let mut machine = Machine::new(&T::config());
+        let mut modules = T::modules(sample);
+        let trace = T::trace(sample);
+        let start = std::time::Instant::now();
+        let limits = RunLimits { stop_at_mistake: false, max_steps };
+        let outcome = machine.run(&mut modules, &mut self.0, &trace, limits, |_| {});
+        (outcome.steps, start.elapsed().as_secs_f64())
     }
 }
 
@@ -132,6 +145,11 @@ impl<T: Task> AnyTask for Entry<T> {
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
         let sample = Self::parse(input)?;
         Ok(with_policy::<T, _>(model, |p| p.run(&sample, &mut |_| {})))
+    }
+    fn time_sample(&self, model: &Model, level: usize, seed: u64, max_steps: u64) -> Result<(u64, f64), TaskError> {
+        check_level(level)?;
+        let sample = T::sample(level, &mut sample_rng(seed, level, 0));
+        Ok(with_policy::<T, _>(model, |p| p.time(&sample, max_steps)))
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
         let sample = match source {
