@@ -1,0 +1,107 @@
+//! The `nhc` command end to end: answers checked against independent computations, and plain
+//! errors with a non-zero exit code for bad input.
+
+use nhc_model::{Layout, Params};
+use nhc_tasks::{ModelFile, find};
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn nhc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nhc")).args(args).output().expect("nhc runs")
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let out = nhc(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = nhc(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(needle), "{args:?}: expected `{needle}` in `{err}`");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn eval_json_reports_counts() {
+    let v = ok_json(&["eval", "--task", "reverse", "--model", "scripted", "--level", "100", "--samples", "5", "--json"]);
+    assert_eq!(v["task"], "reverse");
+    assert_eq!(v["level"], 100);
+    assert_eq!(v["samples"], 5);
+    assert_eq!(v["solved"], 5);
+    // 100 presented + 101 output steps (100 O, one M) per sample.
+    assert_eq!(v["steps"], 5 * 201);
+}
+
+#[test]
+fn run_answers_match_independent_computations() {
+    let items = r#"[[1,0,0,0,0,1],[0,1,1,0,0,0],[1,1,1,1,1,1]]"#;
+    let list: Vec<Vec<u8>> = serde_json::from_str(items).unwrap();
+    let out = |task: &str, input: &str| ok_json(&["run", "--task", task, "--model", "scripted", "--input", input, "--json"])["output"].clone();
+
+    assert_eq!(out("copy", items), serde_json::json!(list));
+    let mut rev = list.clone();
+    rev.reverse();
+    assert_eq!(out("reverse", items), serde_json::json!(rev));
+    let rc = format!(r#"{{"items": {items}, "copies": 3}}"#);
+    assert_eq!(out("repeatCopy", &rc), serde_json::json!([list.clone(), list.clone(), list.clone()].concat()));
+    let dup = r#"[[1,0,0,0,0,1],[1,0,0,0,0,1],[0,1,1,0,0,0],[1,0,0,0,0,1],[1,0,0,0,0,1]]"#;
+    let expected = serde_json::json!([[1, 0, 0, 0, 0, 1], [0, 1, 1, 0, 0, 0], [1, 0, 0, 0, 0, 1]]);
+    assert_eq!(out("duplicated", dup), expected);
+}
+
+#[test]
+fn trace_shows_every_step() {
+    let out = nhc(&["trace", "--task", "copy", "--model", "scripted", "--input", "[[1,0,0,0,0,0],[0,1,0,0,0,0]]"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // 2 presented, 2 outputs, 1 mark.
+    assert_eq!(text.lines().filter(|l| l.contains(" ok")).count(), 3, "{text}");
+    assert!(text.contains("F1") && text.contains("H1"), "{text}");
+}
+
+#[test]
+fn bad_input_gets_plain_errors() {
+    fails_with(&["eval", "--task", "sorting", "--model", "scripted", "--level", "3"], "unknown task `sorting`");
+    fails_with(&["eval", "--task", "copy", "--model", "scripted", "--level", "0"], "level must be at least 1");
+    fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0,2,0,0,0]]"], "expected 0 or 1");
+    fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[]"], "at least one object");
+    fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0"], "not valid JSON");
+    fails_with(&["run", "--task", "repeatCopy", "--model", "scripted", "--input", r#"{"items": [[1,0,0,0,0,0]], "copies": 0}"#], "copies");
+    fails_with(&["eval", "--task", "copy", "--model", "/no/such/model.json", "--level", "3"], "cannot read model file");
+}
+
+#[test]
+fn model_files_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let task = find("copy").unwrap();
+    let config = task.config();
+    let theta = vec![0.01; Layout::new(&config).len()];
+    let good = dir.path().join("copy.json");
+    ModelFile::new("copy", &Params::new(config, theta).unwrap(), None).save(&good).unwrap();
+    let good = good.to_str().unwrap();
+
+    let v = ok_json(&["eval", "--task", "copy", "--model", good, "--level", "3", "--samples", "4", "--json"]);
+    assert_eq!(v["samples"], 4);
+    fails_with(&["eval", "--task", "reverse", "--model", good, "--level", "3"], "model for task `copy`, not `reverse`");
+    fails_with(&["eval", "--task", "duplicated", "--model", good, "--level", "3"], "not `duplicated`");
+
+    let text = std::fs::read_to_string(good).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["params"].as_array_mut().unwrap().pop();
+    let short = dir.path().join("short.json");
+    std::fs::write(&short, v.to_string()).unwrap();
+    fails_with(&["eval", "--task", "copy", "--model", short.to_str().unwrap(), "--level", "3"], "θ has");
+
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["config"]["read_heads"] = 2.into();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, v.to_string()).unwrap();
+    fails_with(&["eval", "--task", "copy", "--model", other.to_str().unwrap(), "--level", "3"], "another configuration");
+
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "not json").unwrap();
+    fails_with(&["eval", "--task", "copy", "--model", garbage.to_str().unwrap(), "--level", "3"], "not a valid model file");
+}
