@@ -113,19 +113,23 @@ impl Tree {
             }
             return;
         }
+        if b == NONE {
+            return;
+        }
+        // Merge x's children into p's list; once they run out, p's older children stay as they are.
         let mut a = self.kid[p as usize];
         let (mut head, mut last) = (NONE, NONE);
-        while a != NONE || b != NONE {
-            let pick = if b == NONE || (a != NONE && stamp[a as usize] > stamp[b as usize]) {
+        while b != NONE {
+            let pick = if a != NONE && stamp[a as usize] > stamp[b as usize] {
                 let x = a;
                 a = self.older[x as usize];
                 x
             } else {
                 let x = b;
                 b = self.older[x as usize];
+                self.parent[x as usize] = p;
                 x
             };
-            self.parent[pick as usize] = p;
             self.newer[pick as usize] = last;
             if last == NONE {
                 head = pick;
@@ -134,8 +138,9 @@ impl Tree {
             }
             last = pick;
         }
-        if last != NONE {
-            self.older[last as usize] = NONE;
+        self.older[last as usize] = a;
+        if a != NONE {
+            self.newer[a as usize] = last;
         }
         self.kid[p as usize] = head;
     }
