@@ -295,14 +295,17 @@ impl<D: Clone + Default> Memory<D> {
             }
             self.prev[i][wu] = tail;
             self.tail[i] = w;
-            for j in 0..self.read_heads {
-                let Some(t) = self.trees.get_mut(i * self.read_heads + j) else {
-                    break;
-                };
+            // A reused location may still hold links in any head's trees (e.g. its parent).
+            for t in &mut self.trees {
                 t.parent[wu] = NONE;
                 t.kid[wu] = NONE;
                 t.older[wu] = NONE;
                 t.newer[wu] = NONE;
+            }
+            for j in 0..self.read_heads {
+                let Some(t) = self.trees.get_mut(i * self.read_heads + j) else {
+                    break;
+                };
                 let r = self.read_prev[j];
                 if r != w && (r as usize) < self.used.len() && self.used[r as usize] {
                     t.adopt_newest(r, w);
@@ -364,11 +367,9 @@ impl<D: Clone + Default> Memory<D> {
         if self.tail[i] == x {
             self.tail[i] = p;
         }
-        if !self.trees.is_empty() {
-            let hr = self.read_heads;
-            for t in &mut self.trees[i * hr..(i + 1) * hr] {
-                t.unlink(x, &self.stamp);
-            }
+        // `x` is a child only in its writer's trees, but a parent in any head's trees.
+        for t in &mut self.trees {
+            t.unlink(x, &self.stamp);
         }
     }
 
