@@ -200,7 +200,7 @@ fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
         let len = nhc_model::Layout::new(&config).len();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-        let learned = Model::Learned(Params::new(config, theta)?);
+        let learned = Model::Learned(Box::new(Params::new(config, theta)?));
         for (path, model, cap) in [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)] {
             let mut best: Option<(u64, f64)> = None;
             for _ in 0..repeat {

@@ -16,7 +16,7 @@ pub enum Model {
     /// The task's hand-written solution.
     Scripted,
     /// The learned modules on θ.
-    Learned(Params),
+    Learned(Box<Params>),
 }
 
 /// The JSON model file.
@@ -117,6 +117,6 @@ impl Model {
         if arg == "scripted" {
             return Ok(Model::Scripted);
         }
-        ModelFile::load(Path::new(arg), task).map(Model::Learned)
+        ModelFile::load(Path::new(arg), task).map(|p| Model::Learned(Box::new(p)))
     }
 }

@@ -77,7 +77,7 @@ struct Entry<T>(PhantomData<T>);
 fn with_policy<T: Task, R>(model: &Model, f: impl FnOnce(&mut dyn PolicyRunner<T>) -> R) -> R {
     match model {
         Model::Scripted => f(&mut Holder::<T, _>(T::scripted(), PhantomData)),
-        Model::Learned(p) => f(&mut Holder::<T, _>(Learned::new(p.clone()), PhantomData)),
+        Model::Learned(p) => f(&mut Holder::<T, _>(Learned::new((**p).clone()), PhantomData)),
     }
 }
 

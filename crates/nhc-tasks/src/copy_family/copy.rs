@@ -67,7 +67,7 @@ pub struct ForwardScript {
 impl Policy for ForwardScript {
     fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
         let c = obs.input_controller;
-        let output = c[self.signals.len() - 1] > 0.5;
+        let output = c[self.signals.count() - 1] > 0.5;
         script_write(self.signals, obs.input_memory, &mut out.write);
         let repeat = self.signals == SignalSet::FirstRepeat && c[1] > 0.5;
         out.free_write[0] = output || repeat;
@@ -75,7 +75,7 @@ impl Policy for ForwardScript {
         out.read_modes[0] = if output && started { ReadMode::Forward(0) } else { ReadMode::Halt(0) };
     }
     fn bus(&mut self, c_ib: &[f32], read_now: &[f32]) -> BusDecision {
-        let output = c_ib[self.signals.len() - 1] > 0.5;
+        let output = c_ib[self.signals.count() - 1] > 0.5;
         let op = if output && !word_output(read_now) { OP_OUTPUT } else { OP_MARK };
         BusDecision { op, margin: 1.0 }
     }

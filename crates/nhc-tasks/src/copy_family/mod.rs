@@ -35,7 +35,8 @@ pub enum SignalSet {
 }
 
 impl SignalSet {
-    pub fn len(self) -> usize {
+    /// Number of signals.
+    pub fn count(self) -> usize {
         match self {
             SignalSet::FirstInnerLast => 4,
             SignalSet::FirstRepeat => 3,
@@ -46,7 +47,7 @@ impl SignalSet {
 /// The copy family's config: L_C = 6, C = 4, one head each, Bus feedback on, ALU feedback off
 /// (the ALU has no function here), free gates on (SPEC §2, paper "Modules Instantiations").
 pub fn config(signals: SignalSet) -> Config {
-    let n = signals.len();
+    let n = signals.count();
     Config {
         input_controller: n,
         input_memory: n,
@@ -130,11 +131,11 @@ impl DataModules for SequenceModules {
                 return None;
             }
             self.buf = [0.0; 4];
-            self.buf[self.signals.len() - 1] = 1.0;
+            self.buf[self.signals.count() - 1] = 1.0;
             0
         };
         self.next = (k + 1).min(n + 1);
-        s.set_all(&self.buf[..self.signals.len()]);
+        s.set_all(&self.buf[..self.signals.count()]);
         Some(d_i)
     }
 
@@ -208,7 +209,7 @@ pub fn objects_json(xs: &[Object]) -> serde_json::Value {
 /// What the scripted solutions write during the presentation: `[first, last, 0, 0]`; during
 /// output: `[0, 0, 1, 0]`, so a head that reaches an output-phase location knows the list ended.
 pub fn script_write(signals: SignalSet, c_i: &[f32], out: &mut [f32]) {
-    let output = c_i[signals.len() - 1] > 0.5;
+    let output = c_i[signals.count() - 1] > 0.5;
     out.fill(0.0);
     if output {
         out[2] = 1.0;
