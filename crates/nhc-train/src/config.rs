@@ -1,0 +1,263 @@
+//! Training hyperparameters (SPEC §6–§7), loadable from TOML.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Every knob of a training run. Defaults are the paper's (SPEC §6–§7) unless noted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Samples per batch N (paper: 32).
+    pub batch: usize,
+    /// Offspring per iteration P (paper: 20).
+    pub population: usize,
+    /// Learning rate α (paper: 0.01).
+    pub learning_rate: f64,
+    /// Fixed search std σ (paper: 0.1).
+    pub sigma: f64,
+    /// Multiplicative weight decay λ applied at every update (paper: 0.9995).
+    pub weight_decay: f64,
+    /// Iteration budget of a run, restarts included (paper: 20 000).
+    pub max_iterations: u64,
+    /// Restart after this many iterations without solving the current level (paper: 2 000).
+    pub restart_after: u64,
+    /// Curriculum levels 1..=levels; level `levels + 1` mixes all of them (paper: 10, mixed 11).
+    pub levels: usize,
+    /// Consecutive perfect iterations that solve a level without updates in it (paper: 750).
+    pub perfect_to_solve: u64,
+    /// Consecutive perfect iterations that solve a level that had an update (paper: 1 500).
+    pub perfect_to_solve_after_learning: u64,
+    /// Capacity of the bad-memories ring buffer of failed samples (paper: 200).
+    pub bad_memories: usize,
+    /// Share of the batch drawn from earlier levels, floored (paper: 1/3).
+    pub share_earlier: f64,
+    /// Share of the batch drawn from bad memories, floored (paper: 1/3).
+    pub share_bad: f64,
+    /// Std of the initial θ ~ N(0, init_std²). The paper does not say; we pick 0.1 (= σ).
+    pub init_std: f64,
+    /// Mirrored sampling: offspring come in pairs θ ± σε (allowed by SPEC §6; default true).
+    pub mirrored: bool,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            batch: 32,
+            population: 20,
+            learning_rate: 0.01,
+            sigma: 0.1,
+            weight_decay: 0.9995,
+            max_iterations: 20_000,
+            restart_after: 2_000,
+            levels: 10,
+            perfect_to_solve: 750,
+            perfect_to_solve_after_learning: 1_500,
+            bad_memories: 200,
+            share_earlier: 1.0 / 3.0,
+            share_bad: 1.0 / 3.0,
+            init_std: 0.1,
+            mirrored: true,
+        }
+    }
+}
+
+/// A config that cannot train.
+#[derive(Debug, Clone, Error, PartialEq)]
+pub enum ConfigError {
+    #[error("batch must be at least 1, got {0}")]
+    Batch(usize),
+    #[error("population must be at least 2, got {0}")]
+    Population(usize),
+    #[error("population must be even with mirrored sampling, got {0}")]
+    PopulationOdd(usize),
+    #[error("learning_rate must be a finite number > 0, got {0}")]
+    LearningRate(f64),
+    #[error("sigma must be a finite number > 0, got {0}")]
+    Sigma(f64),
+    #[error("weight_decay must be in (0, 1], got {0}")]
+    WeightDecay(f64),
+    #[error("max_iterations must be at least 1")]
+    MaxIterations,
+    #[error("restart_after must be at least 1")]
+    RestartAfter,
+    #[error("levels must be at least 1")]
+    Levels,
+    #[error("perfect_to_solve and perfect_to_solve_after_learning must be at least 1")]
+    PerfectToSolve,
+    #[error("share_{name} must be in [0, 1], got {value}")]
+    Share { name: &'static str, value: f64 },
+    #[error("share_earlier + share_bad must be at most 1, got {0}")]
+    SharesSum(f64),
+    #[error("init_std must be a finite number ≥ 0, got {0}")]
+    InitStd(f64),
+    #[error("invalid TOML training config: {0}")]
+    Toml(String),
+}
+
+fn positive(x: f64) -> bool {
+    x.is_finite() && x > 0.0
+}
+
+impl TrainConfig {
+    /// Checks every rule; the first broken one is returned.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        use ConfigError as E;
+        if self.batch < 1 {
+            return Err(E::Batch(self.batch));
+        }
+        if self.population < 2 {
+            return Err(E::Population(self.population));
+        }
+        if self.mirrored && !self.population.is_multiple_of(2) {
+            return Err(E::PopulationOdd(self.population));
+        }
+        if !positive(self.learning_rate) {
+            return Err(E::LearningRate(self.learning_rate));
+        }
+        if !positive(self.sigma) {
+            return Err(E::Sigma(self.sigma));
+        }
+        if !(positive(self.weight_decay) && self.weight_decay <= 1.0) {
+            return Err(E::WeightDecay(self.weight_decay));
+        }
+        if self.max_iterations < 1 {
+            return Err(E::MaxIterations);
+        }
+        if self.restart_after < 1 {
+            return Err(E::RestartAfter);
+        }
+        if self.levels < 1 {
+            return Err(E::Levels);
+        }
+        if self.perfect_to_solve < 1 || self.perfect_to_solve_after_learning < 1 {
+            return Err(E::PerfectToSolve);
+        }
+        for (name, value) in [("earlier", self.share_earlier), ("bad", self.share_bad)] {
+            if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
+                return Err(E::Share { name, value });
+            }
+        }
+        let sum = self.share_earlier + self.share_bad;
+        if sum > 1.0 + 1e-12 {
+            return Err(E::SharesSum(sum));
+        }
+        if !(self.init_std.is_finite() && self.init_std >= 0.0) {
+            return Err(E::InitStd(self.init_std));
+        }
+        Ok(())
+    }
+
+    /// Parses a TOML document (missing fields take their defaults) and checks it.
+    pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        c.check()?;
+        Ok(c)
+    }
+
+    /// The mixed level drawing from all levels (paper: 11).
+    pub fn mixed_level(&self) -> usize {
+        self.levels + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(f: impl FnOnce(&mut TrainConfig)) -> Result<(), ConfigError> {
+        let mut c = TrainConfig::default();
+        f(&mut c);
+        c.check()
+    }
+
+    #[test]
+    fn defaults_are_valid_and_the_papers() {
+        let c = TrainConfig::default();
+        assert_eq!(c.check(), Ok(()));
+        assert_eq!((c.batch, c.population, c.levels, c.mixed_level()), (32, 20, 10, 11));
+    }
+    #[test]
+    fn batch_at_least_one() {
+        assert_eq!(with(|c| c.batch = 0), Err(ConfigError::Batch(0)));
+    }
+    #[test]
+    fn population_at_least_two() {
+        assert_eq!(with(|c| c.population = 0), Err(ConfigError::Population(0)));
+        assert_eq!(with(|c| c.population = 1), Err(ConfigError::Population(1)));
+    }
+    #[test]
+    fn population_even_when_mirrored() {
+        assert_eq!(with(|c| c.population = 21), Err(ConfigError::PopulationOdd(21)));
+        assert_eq!(
+            with(|c| {
+                c.population = 21;
+                c.mirrored = false
+            }),
+            Ok(())
+        );
+    }
+    #[test]
+    fn learning_rate_positive() {
+        assert_eq!(with(|c| c.learning_rate = 0.0), Err(ConfigError::LearningRate(0.0)));
+        assert!(with(|c| c.learning_rate = f64::NAN).is_err());
+    }
+    #[test]
+    fn sigma_positive() {
+        assert_eq!(with(|c| c.sigma = -0.1), Err(ConfigError::Sigma(-0.1)));
+        assert!(with(|c| c.sigma = f64::INFINITY).is_err());
+    }
+    #[test]
+    fn weight_decay_in_unit_interval() {
+        assert_eq!(with(|c| c.weight_decay = 1.5), Err(ConfigError::WeightDecay(1.5)));
+        assert_eq!(with(|c| c.weight_decay = 0.0), Err(ConfigError::WeightDecay(0.0)));
+        assert_eq!(with(|c| c.weight_decay = 1.0), Ok(()));
+    }
+    #[test]
+    fn max_iterations_at_least_one() {
+        assert_eq!(with(|c| c.max_iterations = 0), Err(ConfigError::MaxIterations));
+    }
+    #[test]
+    fn restart_after_at_least_one() {
+        assert_eq!(with(|c| c.restart_after = 0), Err(ConfigError::RestartAfter));
+    }
+    #[test]
+    fn levels_at_least_one() {
+        assert_eq!(with(|c| c.levels = 0), Err(ConfigError::Levels));
+    }
+    #[test]
+    fn perfect_counts_at_least_one() {
+        assert_eq!(with(|c| c.perfect_to_solve = 0), Err(ConfigError::PerfectToSolve));
+        assert_eq!(with(|c| c.perfect_to_solve_after_learning = 0), Err(ConfigError::PerfectToSolve));
+    }
+    #[test]
+    fn shares_in_unit_interval() {
+        assert_eq!(with(|c| c.share_bad = -0.5), Err(ConfigError::Share { name: "bad", value: -0.5 }));
+        assert!(matches!(
+            with(|c| c.share_earlier = f64::NAN),
+            Err(ConfigError::Share { name: "earlier", .. })
+        ));
+    }
+    #[test]
+    fn shares_sum_at_most_one() {
+        assert_eq!(
+            with(|c| {
+                c.share_earlier = 0.6;
+                c.share_bad = 0.6
+            }),
+            Err(ConfigError::SharesSum(1.2))
+        );
+    }
+    #[test]
+    fn init_std_non_negative() {
+        assert_eq!(with(|c| c.init_std = -1.0), Err(ConfigError::InitStd(-1.0)));
+    }
+    #[test]
+    fn toml_round_trip_partial_and_unknown_fields() {
+        let c = TrainConfig::from_toml("batch = 8\nsigma = 0.05\nmirrored = false\n").unwrap();
+        assert_eq!((c.batch, c.sigma, c.mirrored, c.population), (8, 0.05, false, 20));
+        assert!(matches!(TrainConfig::from_toml("batchsize = 8"), Err(ConfigError::Toml(_))));
+        assert_eq!(TrainConfig::from_toml("batch = 0"), Err(ConfigError::Batch(0)));
+        let full = toml::to_string(&TrainConfig::default()).unwrap();
+        assert_eq!(TrainConfig::from_toml(&full), Ok(TrainConfig::default()));
+    }
+}

@@ -1,0 +1,291 @@
+//! Curriculum over levels 1..=L plus the mixed level L+1, bad memories and batch composition
+//! (SPEC §7).
+
+use crate::config::TrainConfig;
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// One sample, by what regenerates it: the task's sampler at `level` with a generator seeded by
+/// `seed` (so bad memories and checkpoints need no serialisable samples).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleKey {
+    /// Concrete level 1..=L (never the mixed level).
+    pub level: usize,
+    pub seed: u64,
+}
+
+/// Where a batch slot came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Source {
+    Earlier,
+    Bad,
+    Current,
+}
+
+/// Ring buffer of the last `capacity` failed samples (SPEC §7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BadMemories {
+    capacity: usize,
+    items: VecDeque<SampleKey>,
+}
+
+impl BadMemories {
+    pub fn new(capacity: usize) -> Self {
+        BadMemories { capacity, items: VecDeque::with_capacity(capacity) }
+    }
+    /// Adds a failed sample, dropping the oldest when full.
+    pub fn push(&mut self, key: SampleKey) {
+        if self.capacity == 0 {
+            return;
+        }
+        if self.items.len() == self.capacity {
+            self.items.pop_front();
+        }
+        self.items.push_back(key);
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &SampleKey> {
+        self.items.iter()
+    }
+    /// A uniformly drawn entry (with replacement), `None` when empty.
+    pub fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<SampleKey> {
+        if self.items.is_empty() {
+            return None;
+        }
+        Some(self.items[rng.random_range(0..self.items.len())])
+    }
+}
+
+/// What happened to the curriculum after one iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Progress {
+    /// Still on the same level.
+    Continue,
+    /// This level was solved; the curriculum moved on.
+    Solved(usize),
+    /// The mixed level was solved: the run is finished.
+    Finished,
+}
+
+/// Curriculum position and counters (SPEC §7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curriculum {
+    /// Current level, 1..=L+1 (L+1 = mixed).
+    pub level: usize,
+    /// Highest ordinary level L.
+    pub levels: usize,
+    /// Consecutive perfect iterations on this level.
+    pub streak: u64,
+    /// Whether θ was updated on this level.
+    pub had_update: bool,
+    /// Iterations spent on this level (for restarts).
+    pub iterations_on_level: u64,
+    /// The last level solved in this attempt (0: none).
+    pub last_solved: usize,
+    /// Level L+1 solved.
+    pub finished: bool,
+    pub bad: BadMemories,
+}
+
+impl Curriculum {
+    pub fn new(config: &TrainConfig) -> Self {
+        Curriculum {
+            level: 1,
+            levels: config.levels,
+            streak: 0,
+            had_update: false,
+            iterations_on_level: 0,
+            last_solved: 0,
+            finished: false,
+            bad: BadMemories::new(config.bad_memories),
+        }
+    }
+
+    /// Whether the current level is the mixed one.
+    pub fn is_mixed(&self) -> bool {
+        self.level > self.levels
+    }
+
+    /// Consecutive perfect iterations that solve the current level: 750, or 1 500 if it had an
+    /// update (SPEC §7).
+    pub fn needed(&self, config: &TrainConfig) -> u64 {
+        if self.had_update { config.perfect_to_solve_after_learning } else { config.perfect_to_solve }
+    }
+
+    /// A concrete level for a "current level" slot: the level itself, or uniform over 1..=L at
+    /// the mixed level.
+    fn current<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        if self.is_mixed() { rng.random_range(1..=self.levels) } else { self.level }
+    }
+
+    /// The N sample keys of one batch: ⌊share_earlier·N⌋ from earlier levels (uniform over
+    /// 1..level−1), ⌊share_bad·N⌋ from bad memories, the rest from the current level; an empty
+    /// source is filled from the current level (SPEC §7). Slots are in that order.
+    pub fn batch<R: Rng + ?Sized>(&self, config: &TrainConfig, rng: &mut R) -> Vec<(Source, SampleKey)> {
+        let n = config.batch;
+        let earlier = ((config.share_earlier * n as f64).floor() as usize).min(n);
+        let bad = ((config.share_bad * n as f64).floor() as usize).min(n - earlier);
+        let mut out = Vec::with_capacity(n);
+        for slot in 0..n {
+            let drawn = if slot < earlier && self.level > 1 {
+                let level = rng.random_range(1..self.level.min(self.levels + 1));
+                Some((Source::Earlier, SampleKey { level, seed: rng.next_u64() }))
+            } else if slot >= earlier && slot < earlier + bad {
+                self.bad.draw(rng).map(|k| (Source::Bad, k))
+            } else {
+                None
+            };
+            out.push(drawn.unwrap_or_else(|| {
+                let level = self.current(rng);
+                (Source::Current, SampleKey { level, seed: rng.next_u64() })
+            }));
+        }
+        out
+    }
+
+    /// Records one iteration: `perfect` (all samples solved, no update) or an update.
+    pub fn record(&mut self, config: &TrainConfig, perfect: bool) -> Progress {
+        self.iterations_on_level += 1;
+        if !perfect {
+            self.streak = 0;
+            self.had_update = true;
+            return Progress::Continue;
+        }
+        self.streak += 1;
+        if self.streak < self.needed(config) {
+            return Progress::Continue;
+        }
+        let solved = self.level;
+        self.last_solved = solved;
+        if self.is_mixed() {
+            self.finished = true;
+            return Progress::Finished;
+        }
+        self.level += 1;
+        self.streak = 0;
+        self.had_update = false;
+        self.iterations_on_level = 0;
+        Progress::Solved(solved)
+    }
+
+    /// Whether the run should restart: `restart_after` iterations on this level without solving it.
+    pub fn should_restart(&self, config: &TrainConfig) -> bool {
+        !self.finished && self.iterations_on_level >= config.restart_after
+    }
+
+    /// Back to level 1 with empty bad memories (a restart, SPEC §6).
+    pub fn reset(&mut self, config: &TrainConfig) {
+        *self = Curriculum::new(config);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn small() -> TrainConfig {
+        TrainConfig {
+            batch: 9,
+            perfect_to_solve: 3,
+            perfect_to_solve_after_learning: 5,
+            levels: 3,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ring_buffer_keeps_the_last() {
+        let mut b = BadMemories::new(3);
+        for seed in 0..5 {
+            b.push(SampleKey { level: 1, seed });
+        }
+        let seeds: Vec<u64> = b.iter().map(|k| k.seed).collect();
+        assert_eq!(seeds, vec![2, 3, 4]);
+        let mut z = BadMemories::new(0);
+        z.push(SampleKey { level: 1, seed: 0 });
+        assert!(z.is_empty());
+    }
+
+    #[test]
+    fn solve_after_750_or_1500() {
+        let c = small();
+        let mut cur = Curriculum::new(&c);
+        assert_eq!(cur.record(&c, true), Progress::Continue);
+        assert_eq!(cur.record(&c, true), Progress::Continue);
+        assert_eq!(cur.record(&c, true), Progress::Solved(1));
+        assert_eq!((cur.level, cur.last_solved), (2, 1));
+        assert_eq!(cur.record(&c, true), Progress::Continue);
+        assert_eq!(cur.record(&c, false), Progress::Continue);
+        assert_eq!(cur.streak, 0);
+        for _ in 0..4 {
+            assert_eq!(cur.record(&c, true), Progress::Continue);
+        }
+        assert_eq!(cur.record(&c, true), Progress::Solved(2));
+        for _ in 0..3 {
+            cur.record(&c, true);
+        }
+        assert_eq!(cur.level, 4);
+        assert!(cur.is_mixed());
+        cur.record(&c, true);
+        cur.record(&c, true);
+        assert_eq!(cur.record(&c, true), Progress::Finished);
+        assert!(cur.finished);
+    }
+
+    #[test]
+    fn restart_after_iterations_on_level() {
+        let c = TrainConfig { restart_after: 4, ..small() };
+        let mut cur = Curriculum::new(&c);
+        for _ in 0..3 {
+            cur.record(&c, false);
+        }
+        assert!(!cur.should_restart(&c));
+        cur.record(&c, false);
+        assert!(cur.should_restart(&c));
+        cur.reset(&c);
+        assert_eq!(cur, Curriculum::new(&c));
+    }
+
+    #[test]
+    fn batch_composition() {
+        let c = small();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut cur = Curriculum::new(&c);
+        // Level 1, no bad memories: everything from the current level.
+        let b = cur.batch(&c, &mut rng);
+        assert_eq!(b.len(), 9);
+        assert!(b.iter().all(|(s, k)| *s == Source::Current && k.level == 1));
+        // Level 3 with bad memories: 3 earlier, 3 bad, 3 current.
+        cur.level = 3;
+        cur.bad.push(SampleKey { level: 2, seed: 99 });
+        let b = cur.batch(&c, &mut rng);
+        let count = |s: Source| b.iter().filter(|(x, _)| *x == s).count();
+        assert_eq!((count(Source::Earlier), count(Source::Bad), count(Source::Current)), (3, 3, 3));
+        assert!(b[..3].iter().all(|(_, k)| (1..3).contains(&k.level)));
+        assert!(b[3..6].iter().all(|(_, k)| *k == SampleKey { level: 2, seed: 99 }));
+        assert!(b[6..].iter().all(|(_, k)| k.level == 3));
+        // Mixed level: current slots uniform over 1..=L.
+        cur.level = 4;
+        let mut seen = [false; 4];
+        for _ in 0..50 {
+            for (s, k) in cur.batch(&c, &mut rng) {
+                assert!((1..=3).contains(&k.level));
+                if s == Source::Current {
+                    seen[k.level] = true;
+                }
+            }
+        }
+        assert_eq!(seen, [false, true, true, true]);
+    }
+}

@@ -1,0 +1,306 @@
+//! The training loop: NES (SPEC §6) on the curriculum with bad memories (SPEC §7), evaluated on
+//! the fitness of SPEC §5. Deterministic for a seed, whatever the number of threads.
+
+use crate::config::{ConfigError, TrainConfig};
+use crate::curriculum::{Curriculum, Progress, SampleKey};
+use crate::nes::Nes;
+use nhc_model::{Config, Learned, Machine, Params, ParamsError};
+use nhc_tasks::evaluate::score_sample;
+use nhc_tasks::{SampleRng, Task};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, StandardNormal};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+use thiserror::Error;
+
+/// A run that cannot start or resume.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("the task's model config is invalid: {0}")]
+    Model(#[from] ParamsError),
+    #[error("checkpoint is for task `{found}`, not `{expected}`")]
+    TaskMismatch { expected: &'static str, found: String },
+    #[error("checkpoint θ has {found} numbers but task `{task}` needs {expected}")]
+    ThetaLength { task: &'static str, expected: usize, found: usize },
+}
+
+/// Everything a run needs to continue: a checkpoint is exactly this struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainState {
+    /// Task name ([`Task::NAME`]).
+    pub task: String,
+    pub config: TrainConfig,
+    /// The seed the run started from (provenance only; `rng` carries the state).
+    pub seed: u64,
+    /// θ and the NES hyperparameters.
+    pub nes: Nes,
+    /// The run's generator: initial θ, batch composition, sample seeds, offspring noise.
+    pub rng: ChaCha8Rng,
+    pub curriculum: Curriculum,
+    /// Iterations run, restarts included.
+    pub iteration: u64,
+    /// Iterations that updated θ.
+    pub learning_iterations: u64,
+    pub restarts: u64,
+    /// Level of the last update over the whole run (0: none).
+    pub last_level_learned: usize,
+}
+
+/// One iteration, for progress bars and logs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IterationLog {
+    /// 1-based number of this iteration.
+    pub iteration: u64,
+    /// Curriculum level the batch was built for (L+1 = mixed).
+    pub level: usize,
+    /// Mean fitness of the current θ on the batch (SPEC §5).
+    pub fitness_raw: f64,
+    /// Best offspring fitness, when offspring were evaluated.
+    pub best_offspring: Option<f64>,
+    /// Every sample solved: no update (SPEC §6).
+    pub perfect: bool,
+    /// θ was updated.
+    pub updated: bool,
+    /// Samples of the batch not solved.
+    pub failed: usize,
+    /// The level solved by this iteration, if any.
+    pub solved_level: Option<usize>,
+    /// This iteration triggered a restart.
+    pub restarted: bool,
+    pub restarts: u64,
+    pub learning_iterations: u64,
+}
+
+/// Per-run report (SPEC §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub iterations: u64,
+    /// Iterations that updated θ.
+    pub learning_iterations: u64,
+    /// Last level that triggered learning, over the whole run (0: none).
+    pub last_level_learned: usize,
+    /// Last level solved by the current θ's attempt (since the last restart; 0: none).
+    pub last_level_solved: usize,
+    pub restarts: u64,
+    /// The mixed level was solved.
+    pub finished: bool,
+    /// Current curriculum level.
+    pub level: usize,
+}
+
+/// A training run for task `T`.
+pub struct Trainer<T: Task> {
+    state: TrainState,
+    model: Config,
+    _task: PhantomData<T>,
+}
+
+/// θ ~ N(0, std²) of length `n` from `rng`.
+fn initial_theta(n: usize, std: f64, rng: &mut ChaCha8Rng) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let e: f64 = StandardNormal.sample(rng);
+            (std * e) as f32
+        })
+        .collect()
+}
+
+/// The sample a key stands for.
+pub fn sample_of<T: Task>(key: &SampleKey) -> T::Sample {
+    T::sample(key.level, &mut SampleRng::seed_from_u64(key.seed))
+}
+
+/// Scores θ on one sample: (fitness, solved). A θ that is not a valid model scores (0, false).
+fn score<T: Task>(
+    policy: Option<&mut Learned>,
+    machine: &mut Machine<T::Data>,
+    sample: &T::Sample,
+) -> (f64, bool) {
+    match policy {
+        Some(p) => {
+            let (o, solved) = score_sample::<T, _>(machine, p, sample);
+            (o.fitness(), solved)
+        }
+        None => (0.0, false),
+    }
+}
+
+fn learned(model: &Config, theta: Vec<f32>) -> Option<Learned> {
+    Params::new(model.clone(), theta).ok().map(Learned::new)
+}
+
+impl<T: Task> Trainer<T> {
+    /// A fresh run: θ ~ N(0, init_std²) drawn from a ChaCha8 generator seeded with `seed`.
+    pub fn new(config: TrainConfig, seed: u64) -> Result<Self, TrainError> {
+        config.check()?;
+        let model = T::config();
+        model.check().map_err(ParamsError::from)?;
+        let n = nhc_model::Layout::new(&model).len();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let theta = initial_theta(n, config.init_std, &mut rng);
+        let nes = Nes::new(
+            theta,
+            config.population,
+            config.sigma,
+            config.learning_rate,
+            config.weight_decay,
+            config.mirrored,
+        );
+        let state = TrainState {
+            task: T::NAME.to_string(),
+            curriculum: Curriculum::new(&config),
+            config,
+            seed,
+            nes,
+            rng,
+            iteration: 0,
+            learning_iterations: 0,
+            restarts: 0,
+            last_level_learned: 0,
+        };
+        Ok(Trainer { state, model, _task: PhantomData })
+    }
+
+    /// Resumes from a checkpoint.
+    pub fn from_state(state: TrainState) -> Result<Self, TrainError> {
+        state.config.check()?;
+        if state.task != T::NAME {
+            return Err(TrainError::TaskMismatch { expected: T::NAME, found: state.task });
+        }
+        let model = T::config();
+        let expected = nhc_model::Layout::new(&model).len();
+        model.check().map_err(ParamsError::from)?;
+        if state.nes.theta.len() != expected {
+            return Err(TrainError::ThetaLength { task: T::NAME, expected, found: state.nes.theta.len() });
+        }
+        Ok(Trainer { state, model, _task: PhantomData })
+    }
+
+    pub fn state(&self) -> &TrainState {
+        &self.state
+    }
+    pub fn into_state(self) -> TrainState {
+        self.state
+    }
+    pub fn config(&self) -> &TrainConfig {
+        &self.state.config
+    }
+    /// Current θ.
+    pub fn theta(&self) -> &[f32] {
+        &self.state.nes.theta
+    }
+    /// Current θ as a model.
+    pub fn params(&self) -> Result<Params, ParamsError> {
+        Params::new(self.model.clone(), self.state.nes.theta.clone())
+    }
+
+    /// Level L+1 solved or the iteration budget spent.
+    pub fn done(&self) -> bool {
+        self.state.curriculum.finished || self.state.iteration >= self.state.config.max_iterations
+    }
+
+    pub fn summary(&self) -> Summary {
+        let s = &self.state;
+        Summary {
+            iterations: s.iteration,
+            learning_iterations: s.learning_iterations,
+            last_level_learned: s.last_level_learned,
+            last_level_solved: s.curriculum.last_solved,
+            restarts: s.restarts,
+            finished: s.curriculum.finished,
+            level: s.curriculum.level,
+        }
+    }
+
+    /// One iteration (SPEC §6–§7): build the batch, score θ, and if not perfect sample P
+    /// offspring, score them on the same batch in parallel and update θ. Call while
+    /// `!done()`; afterwards it keeps iterating on the last level.
+    pub fn step(&mut self) -> IterationLog {
+        let s = &mut self.state;
+        let level = s.curriculum.level;
+        let keys = s.curriculum.batch(&s.config, &mut s.rng);
+        let samples: Vec<T::Sample> = keys.iter().map(|(_, k)| sample_of::<T>(k)).collect();
+        let model = &self.model;
+
+        // Current θ, in parallel over samples, summed in order.
+        let base = learned(model, s.nes.theta.clone());
+        let results: Vec<(f64, bool)> = samples
+            .par_iter()
+            .map_init(
+                || (Machine::<T::Data>::new(model), base.clone()),
+                |(machine, policy), sample| score::<T>(policy.as_mut(), machine, sample),
+            )
+            .collect();
+        let fitness_raw = results.iter().map(|r| r.0).sum::<f64>() / samples.len() as f64;
+        let mut failed = 0;
+        for ((_, key), (_, solved)) in keys.iter().zip(&results) {
+            if !solved {
+                failed += 1;
+                s.curriculum.bad.push(*key);
+            }
+        }
+        let perfect = failed == 0;
+
+        let mut best_offspring = None;
+        if !perfect {
+            // Noise from the run's generator on this thread; offspring scored in parallel.
+            s.nes.ask(&mut s.rng);
+            let nes = &s.nes;
+            let fitness: Vec<f64> = (0..nes.population)
+                .into_par_iter()
+                .map_init(
+                    || Machine::<T::Data>::new(model),
+                    |machine, o| {
+                        let mut policy = learned(model, nes.offspring(o));
+                        let total: f64 =
+                            samples.iter().map(|x| score::<T>(policy.as_mut(), machine, x).0).sum();
+                        total / samples.len() as f64
+                    },
+                )
+                .collect();
+            best_offspring = fitness.iter().copied().reduce(f64::max);
+            s.nes.tell(&fitness);
+            s.learning_iterations += 1;
+            s.last_level_learned = level;
+        }
+        s.iteration += 1;
+
+        let solved_level = match s.curriculum.record(&s.config, perfect) {
+            Progress::Solved(l) => Some(l),
+            Progress::Finished => Some(level),
+            Progress::Continue => None,
+        };
+        let restarted = s.curriculum.should_restart(&s.config);
+        if restarted {
+            s.nes.theta = initial_theta(s.nes.theta.len(), s.config.init_std, &mut s.rng);
+            s.curriculum.reset(&s.config);
+            s.restarts += 1;
+        }
+        IterationLog {
+            iteration: s.iteration,
+            level,
+            fitness_raw,
+            best_offspring,
+            perfect,
+            updated: !perfect,
+            failed,
+            solved_level,
+            restarted,
+            restarts: s.restarts,
+            learning_iterations: s.learning_iterations,
+        }
+    }
+
+    /// Steps until [`Trainer::done`], calling `on_step` after each iteration.
+    pub fn run(&mut self, mut on_step: impl FnMut(&IterationLog)) -> Summary {
+        while !self.done() {
+            let log = self.step();
+            on_step(&log);
+        }
+        self.summary()
+    }
+}

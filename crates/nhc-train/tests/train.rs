@@ -1,0 +1,83 @@
+//! End-to-end training on copy: learning happens, and runs are deterministic across thread
+//! counts and checkpoints. Bounds are set from measurements (see the comments) with margin.
+
+use nhc_tasks::copy_family::copy::Copy;
+use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer};
+
+fn run(config: TrainConfig, seed: u64, iterations: u64) -> (Trainer<Copy>, Vec<IterationLog>) {
+    let mut t = Trainer::<Copy>::new(config, seed).unwrap();
+    let mut logs = Vec::new();
+    while !t.done() && t.state().iteration < iterations {
+        logs.push(t.step());
+    }
+    (t, logs)
+}
+
+fn bits(theta: &[f32]) -> Vec<u32> {
+    theta.iter().map(|x| x.to_bits()).collect()
+}
+
+/// CI smoke test: with the paper's hyperparameters, seed 2 learns copy through all 11 levels
+/// (measured: finished at iteration 14 022 with 522 learning iterations, 1.7 s).
+#[test]
+fn copy_learns_all_levels_from_scratch() {
+    let (t, _) = run(TrainConfig::default(), 2, 17_000);
+    let s = t.summary();
+    assert!(s.finished, "{s:?}");
+    assert_eq!(s.last_level_solved, 11);
+    assert!(s.learning_iterations < 1500, "{s:?}");
+}
+
+#[test]
+fn one_and_two_threads_are_bit_identical() -> Result<(), Box<dyn std::error::Error>> {
+    let go = |n: usize| -> Result<(TrainState, Vec<IterationLog>), rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build()?;
+        Ok(pool.install(|| {
+            let (t, logs) = run(TrainConfig::default(), 3, 20);
+            (t.into_state(), logs)
+        }))
+    };
+    let (a, la) = go(1)?;
+    let (b, lb) = go(2)?;
+    assert!(la.iter().filter(|l| l.updated).count() > 10, "the test must exercise updates");
+    assert_eq!(bits(&a.nes.theta), bits(&b.nes.theta));
+    assert_eq!(serde_json::to_string(&a)?, serde_json::to_string(&b)?);
+    assert_eq!(la, lb);
+    Ok(())
+}
+
+#[test]
+fn checkpoint_resume_matches_uninterrupted_run() -> Result<(), Box<dyn std::error::Error>> {
+    let (straight, _) = run(TrainConfig::default(), 4, 60);
+    let (half, _) = run(TrainConfig::default(), 4, 30);
+    let json = serde_json::to_string(&half.into_state())?;
+    let mut resumed = Trainer::<Copy>::from_state(serde_json::from_str(&json)?)?;
+    while resumed.state().iteration < 60 {
+        resumed.step();
+    }
+    assert_eq!(bits(straight.theta()), bits(resumed.theta()));
+    assert_eq!(serde_json::to_string(straight.state())?, serde_json::to_string(resumed.state())?);
+    Ok(())
+}
+
+#[test]
+fn restart_draws_fresh_theta_and_keeps_counting() {
+    let config = TrainConfig { restart_after: 5, ..Default::default() };
+    let (t, logs) = run(config, 1, 12);
+    assert!(logs[4].restarted && logs[9].restarted, "{logs:?}");
+    let s = t.summary();
+    assert_eq!((s.iterations, s.restarts, s.level), (12, 2, 1));
+    assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.updated).count() as u64);
+}
+
+#[test]
+fn from_state_rejects_other_task_and_bad_theta() {
+    let t = Trainer::<Copy>::new(TrainConfig::default(), 0).unwrap();
+    let mut s = t.into_state();
+    s.task = "reverse".into();
+    assert!(Trainer::<Copy>::from_state(s.clone()).is_err());
+    s.task = "copy".into();
+    s.nes.theta.pop();
+    assert!(Trainer::<Copy>::from_state(s.clone()).is_err());
+    assert!(Trainer::<Copy>::new(TrainConfig { batch: 0, ..Default::default() }, 0).is_err());
+}
