@@ -8,6 +8,8 @@ use nhc_tasks::{Model, find};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
+mod train;
+
 #[derive(Parser)]
 #[command(name = "nhc", version, about = "The Neural Harvard Computer: learned algorithms that generalize")]
 struct Cli {
@@ -63,6 +65,28 @@ enum Command {
         /// Print JSON lines instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Train a task's algorithmic modules from scratch with NES on the curriculum.
+    Train {
+        #[arg(long, required_unless_present = "resume")]
+        task: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Run directory: checkpoint, metrics, model and summary go here.
+        #[arg(long, required_unless_present = "resume")]
+        out: Option<std::path::PathBuf>,
+        /// Hyperparameters (TOML); fields left out keep the paper's values.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        /// Override the iteration cap.
+        #[arg(long)]
+        max_iterations: Option<u64>,
+        /// Continue the interrupted run in this directory.
+        #[arg(long, conflicts_with_all = ["task", "out", "config", "max_iterations"])]
+        resume: Option<std::path::PathBuf>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Measure model steps per second (learned modules on random θ, and the scripted solution).
     Bench {
@@ -142,6 +166,21 @@ fn real_main() -> Result<()> {
                 println!("{}", if report.correct { "correct" } else { "WRONG" });
             }
         }
+        Command::Train { task, seed, out, config, max_iterations, resume, quiet } => match resume {
+            Some(dir) => train::resume(&dir, quiet)?,
+            None => {
+                let mut cfg = match config {
+                    Some(path) => train::load_config(&path)?,
+                    None => nhc_train::TrainConfig::default(),
+                };
+                if let Some(m) = max_iterations {
+                    cfg.max_iterations = m;
+                }
+                let (Some(task), Some(out)) = (task, out) else { bail!("give --task and --out, or --resume DIR") };
+                find(&task)?;
+                train::start(train::NewRun { task, seed, out, config: cfg }, quiet)?
+            }
+        },
         Command::Bench { tasks, level, repeat } => bench(&tasks, level, repeat.max(1))?,
     }
     Ok(())

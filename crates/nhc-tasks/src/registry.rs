@@ -202,3 +202,30 @@ pub fn names() -> Vec<&'static str> {
 pub fn find(name: &str) -> Result<&'static dyn AnyTask, TaskError> {
     all().into_iter().find(|t| t.name() == name).ok_or_else(|| TaskError::Unknown { name: name.to_string() })
 }
+
+/// Runs `$body` with the type alias `$T` bound to the task called `$name`
+/// (for code generic over [`Task`], such as training); unknown names give [`TaskError::Unknown`].
+#[macro_export]
+macro_rules! with_task {
+    ($name:expr, $T:ident => $body:expr) => {
+        match $name {
+            "copy" => {
+                type $T = $crate::copy_family::copy::Copy;
+                Ok($body)
+            }
+            "reverse" => {
+                type $T = $crate::copy_family::reverse::Reverse;
+                Ok($body)
+            }
+            "repeatCopy" => {
+                type $T = $crate::copy_family::repeat_copy::RepeatCopy;
+                Ok($body)
+            }
+            "duplicated" => {
+                type $T = $crate::copy_family::duplicated::Duplicated;
+                Ok($body)
+            }
+            other => Err($crate::TaskError::Unknown { name: other.to_string() }),
+        }
+    };
+}

@@ -1,0 +1,179 @@
+//! `nhc train`: a run of NES on the curriculum with a progress bar, a metrics log, atomic
+//! checkpoints, resumption, and at the end the model file and a summary.
+//!
+//! A run directory holds `config.json` (task, seed, hyperparameters), `checkpoint.json`
+//! (the trainer state), `metrics.jsonl` (one line per iteration), and when finished
+//! `model.json` and `summary.json`.
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nhc_tasks::model::write_atomic;
+use nhc_tasks::{ModelFile, Task, with_task};
+use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer};
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Iterations between checkpoints.
+const CHECKPOINT_EVERY: u64 = 250;
+
+/// What a new run is asked to do.
+pub struct NewRun {
+    pub task: String,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub config: TrainConfig,
+}
+
+/// The checkpoint file: trainer state plus the wall time spent so far.
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    state: TrainState,
+    seconds: f64,
+}
+
+/// The run's summary.json.
+#[derive(Serialize)]
+struct SummaryFile {
+    task: String,
+    seed: u64,
+    iterations: u64,
+    learning_iterations: u64,
+    last_level_learned: usize,
+    last_level_solved: usize,
+    restarts: u64,
+    finished: bool,
+    wall_seconds: f64,
+}
+
+/// Reads a TrainConfig from a TOML file.
+pub fn load_config(path: &Path) -> Result<TrainConfig> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+    TrainConfig::from_toml(&text).with_context(|| format!("config {}", path.display()))
+}
+
+/// Starts a run in a new (or empty) directory.
+pub fn start(run: NewRun, quiet: bool) -> Result<()> {
+    if run.out.join("checkpoint.json").exists() {
+        bail!("{} already holds a run; use `nhc train --resume {}`", run.out.display(), run.out.display());
+    }
+    std::fs::create_dir_all(&run.out).with_context(|| format!("cannot create {}", run.out.display()))?;
+    let out = run.out.clone();
+    with_task!(run.task.as_str(), T => {
+        let trainer = Trainer::<T>::new(run.config, run.seed)?;
+        std::fs::File::create(out.join("metrics.jsonl"))?;
+        drive(trainer, &out, 0.0, quiet)
+    })?
+}
+
+/// Continues the run in `dir` from its last checkpoint.
+pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
+    let path = dir.join("checkpoint.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}: is {} a run directory?", path.display(), dir.display()))?;
+    let cp: Checkpoint = serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
+    truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
+    let task = cp.state.task.clone();
+    with_task!(task.as_str(), T => {
+        let trainer = Trainer::<T>::from_state(cp.state)?;
+        drive(trainer, dir, cp.seconds, quiet)
+    })?
+}
+
+/// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
+fn truncate_metrics(path: &Path, upto: u64) -> Result<()> {
+    let Ok(file) = std::fs::File::open(path) else { return Ok(()) };
+    let mut kept = Vec::new();
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line?;
+        let it = serde_json::from_str::<serde_json::Value>(&line).ok().and_then(|v| v["iteration"].as_u64());
+        match it {
+            Some(i) if i <= upto => kept.push(line),
+            _ => break,
+        }
+    }
+    let mut text = kept.join("\n");
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+fn save_checkpoint<T: Task>(trainer: &Trainer<T>, dir: &Path, seconds: f64, log: &mut std::fs::File) -> Result<()> {
+    log.sync_data()?;
+    let cp = Checkpoint { state: trainer.state().clone(), seconds };
+    write_atomic(&dir.join("checkpoint.json"), serde_json::to_string(&cp)?.as_bytes())?;
+    Ok(())
+}
+
+fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quiet: bool) -> Result<()> {
+    let state = trainer.state();
+    let config_json = serde_json::json!({ "task": T::NAME, "seed": state.seed, "train": state.config });
+    write_atomic(&dir.join("config.json"), serde_json::to_string_pretty(&config_json)?.as_bytes())?;
+    let mut log = std::fs::OpenOptions::new().append(true).create(true).open(dir.join("metrics.jsonl"))?;
+    let start = Instant::now();
+    let elapsed = |start: &Instant| seconds_before + start.elapsed().as_secs_f64();
+    save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+
+    let bar = ProgressBar::new(trainer.config().max_iterations);
+    if quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(T::NAME);
+    bar.set_position(trainer.state().iteration);
+    let mut streak: u64 = 0;
+    while !trainer.done() {
+        let l: IterationLog = trainer.step();
+        streak = if l.perfect { streak + 1 } else { 0 };
+        let line = serde_json::json!({
+            "iteration": l.iteration, "level": l.level, "fitness_raw": l.fitness_raw,
+            "best_offspring": l.best_offspring, "perfect": l.perfect, "updated": l.updated,
+            "failed": l.failed, "restarts": l.restarts, "learning_iterations": l.learning_iterations,
+            "wall_seconds": elapsed(&start),
+        });
+        writeln!(log, "{line}")?;
+        bar.set_position(l.iteration);
+        if l.iteration % 10 == 0 || l.solved_level.is_some() {
+            bar.set_message(format!(
+                "level {:>2}  fitness {:.4}  perfect streak {:>4}  learning {:>5}  restarts {}",
+                l.level, l.fitness_raw, streak, l.learning_iterations, l.restarts
+            ));
+        }
+        if l.iteration % CHECKPOINT_EVERY == 0 {
+            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+        }
+    }
+    save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+    bar.finish();
+
+    let s = trainer.summary();
+    let state = trainer.state();
+    let summary = SummaryFile {
+        task: T::NAME.to_string(),
+        seed: state.seed,
+        iterations: s.iterations,
+        learning_iterations: s.learning_iterations,
+        last_level_learned: s.last_level_learned,
+        last_level_solved: s.last_level_solved,
+        restarts: s.restarts,
+        finished: s.finished,
+        wall_seconds: elapsed(&start),
+    };
+    let meta = serde_json::json!({
+        "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
+        "finished": s.finished, "command": format!("nhc train --task {} --seed {}", T::NAME, state.seed),
+    });
+    ModelFile::new(T::NAME, &trainer.params()?, Some(meta)).save(&dir.join("model.json"))?;
+    write_atomic(&dir.join("summary.json"), serde_json::to_string_pretty(&summary)?.as_bytes())?;
+    println!("{}", serde_json::to_string(&summary)?);
+    if !s.finished {
+        eprintln!("note: the run ended at the iteration cap without solving the mixed level");
+    }
+    Ok(())
+}
