@@ -143,7 +143,10 @@ fn real_main() -> Result<()> {
             let model = Model::from_arg(&model, task)?;
             let r = task.run(&model, &read_json(&input)?)?;
             if json {
-                println!("{}", json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps }));
+                println!(
+                    "{}",
+                    json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps })
+                );
             } else {
                 println!("{}", r.output);
                 if !r.correct {
@@ -176,7 +179,9 @@ fn real_main() -> Result<()> {
                 if let Some(m) = max_iterations {
                     cfg.max_iterations = m;
                 }
-                let (Some(task), Some(out)) = (task, out) else { bail!("give --task and --out, or --resume DIR") };
+                let (Some(task), Some(out)) = (task, out) else {
+                    bail!("give --task and --out, or --resume DIR")
+                };
                 find(&task)?;
                 train::start(train::NewRun { task, seed, out, config: cfg }, quiet)?
             }
@@ -189,7 +194,9 @@ fn real_main() -> Result<()> {
 /// JSON from the argument, or from a file when it starts with `@`.
 fn read_json(arg: &str) -> Result<Value> {
     let text = match arg.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path).with_context(|| format!("cannot read input file {path}"))?,
+        Some(path) => {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read input file {path}"))?
+        }
         None => arg.to_string(),
     };
     serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
@@ -240,7 +247,9 @@ fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
         let learned = Model::Learned(Box::new(Params::new(config, theta)?));
-        for (path, model, cap) in [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)] {
+        for (path, model, cap) in
+            [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)]
+        {
             let mut best: Option<(u64, f64)> = None;
             for _ in 0..repeat {
                 let (steps, secs) = task.time_sample(model, level, 1, cap)?;

@@ -49,7 +49,8 @@ struct SummaryFile {
 
 /// Reads a TrainConfig from a TOML file.
 pub fn load_config(path: &Path) -> Result<TrainConfig> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
     TrainConfig::from_toml(&text).with_context(|| format!("config {}", path.display()))
 }
 
@@ -72,7 +73,8 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
     let path = dir.join("checkpoint.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}: is {} a run directory?", path.display(), dir.display()))?;
-    let cp: Checkpoint = serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
+    let cp: Checkpoint =
+        serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
     let task = cp.state.task.clone();
     with_task!(task.as_str(), T => {
@@ -101,7 +103,12 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<()> {
     Ok(())
 }
 
-fn save_checkpoint<T: Task>(trainer: &Trainer<T>, dir: &Path, seconds: f64, log: &mut std::fs::File) -> Result<()> {
+fn save_checkpoint<T: Task>(
+    trainer: &Trainer<T>,
+    dir: &Path,
+    seconds: f64,
+    log: &mut std::fs::File,
+) -> Result<()> {
     log.sync_data()?;
     let cp = Checkpoint { state: trainer.state().clone(), seconds };
     write_atomic(&dir.join("checkpoint.json"), serde_json::to_string(&cp)?.as_bytes())?;

@@ -249,15 +249,12 @@ impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
             let correct = if (t as usize) < trace.len() {
                 let exp = trace.step(t as usize);
                 exp.op.map(|op| {
-                    let data_ok = exp
-                        .reads
-                        .iter()
-                        .zip(&self.reads)
-                        .all(|(e, r)| e.as_ref().is_none_or(|e| e == r));
+                    let data_ok =
+                        exp.reads.iter().zip(&self.reads).all(|(e, r)| e.as_ref().is_none_or(|e| e == r));
                     let op_ok = op == bus.op;
                     if out.first_mistake.is_none() {
-                        out.score += f64::from(u8::from(data_ok))
-                            + if op_ok { f64::from(bus.margin) } else { 0.0 };
+                        out.score +=
+                            f64::from(u8::from(data_ok)) + if op_ok { f64::from(bus.margin) } else { 0.0 };
                     }
                     data_ok && op_ok
                 })

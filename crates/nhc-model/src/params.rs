@@ -72,17 +72,7 @@ impl Layout {
         let free_write = Block::after(read_mode.end(), free * c.write_heads, xm);
         let free_read = Block::after(free_write.end(), free * c.read_heads, xm);
         let bus = Block::after(free_read.end(), c.ops, c.bus_inputs());
-        Layout {
-            controller,
-            write,
-            prev_write,
-            prev_erase,
-            prev_gate,
-            read_mode,
-            free_write,
-            free_read,
-            bus,
-        }
+        Layout { controller, write, prev_write, prev_erase, prev_gate, read_mode, free_write, free_read, bus }
     }
 
     /// |θ|.

@@ -53,9 +53,7 @@ impl Rig {
     fn step(&mut self, d: &MemoryDecision) -> Vec<usize> {
         self.t += 1;
         self.mem.step(&self.t, d);
-        (0..self.cfg.read_heads)
-            .map(|j| self.mem.read_location(j))
-            .collect()
+        (0..self.cfg.read_heads).map(|j| self.mem.read_location(j)).collect()
     }
 
     fn go(&mut self, modes: &[ReadMode]) -> Vec<usize> {
@@ -99,9 +97,7 @@ fn read_mode_list_order_and_round_trip() {
     assert_eq!(modes, [H(0), H(1), F(0), B(0)]);
 
     let two_writers = config(1, 2, false);
-    let modes: Vec<_> = (0..two_writers.read_modes())
-        .map(|k| two_writers.read_mode(k))
-        .collect();
+    let modes: Vec<_> = (0..two_writers.read_modes()).map(|k| two_writers.read_mode(k)).collect();
     assert_eq!(modes, [H(0), F(0), B(0), F(1), B(1)]);
 
     for c in [&with, &without, &two_writers, &config(3, 2, true)] {
@@ -174,16 +170,10 @@ fn modes_f_and_b_walk_the_temporal_list() {
     for (mode, loc) in [(F(0), 1), (F(0), 2), (F(0), 3), (B(0), 2), (B(0), 1)] {
         assert_eq!(r.go(&[mode]), [loc]);
         assert_eq!(*r.mem.read_data(0), loc as u32 + 1);
-        assert_eq!(
-            r.mem.read_control(0),
-            [loc as f32 + 1.0, 10.0 * (loc as f32 + 1.0)]
-        );
+        assert_eq!(r.mem.read_control(0), [loc as f32 + 1.0, 10.0 * (loc as f32 + 1.0)]);
     }
     assert_eq!(r.mem.temporal_list(0), (0..9).collect::<Vec<_>>());
-    assert_eq!(
-        (r.mem.predecessor(0, 0), r.mem.successor(0, 8)),
-        (None, None)
-    );
+    assert_eq!((r.mem.predecessor(0, 0), r.mem.successor(0, 8)), (None, None));
 }
 
 #[test]
@@ -195,10 +185,7 @@ fn modes_p_and_c_follow_ancestry() {
     assert_eq!(r.go(&[F(0)]), [1]); // w2 under 0
     assert_eq!(r.go(&[F(0)]), [2]); // w3 under 1
     assert_eq!(r.go(&[P(0)]), [0]); // w4 under 2; parent of 2 is 0
-    assert_eq!(
-        (r.mem.parent(0, 0, 3), r.mem.parent(0, 0, 4)),
-        (Some(1), Some(2))
-    );
+    assert_eq!((r.mem.parent(0, 0, 3), r.mem.parent(0, 0, 4)), (Some(1), Some(2)));
     assert_eq!(r.mem.parent(0, 0, 0), None);
     // w5 under 0; C takes the newest child by write time.
     assert_eq!(r.go(&[C(0)]), [5]);
@@ -225,10 +212,7 @@ fn without_ancestry_there_are_no_trees() {
 fn two_write_heads_keep_separate_lists_and_trees() {
     let mut r = Rig::new(1, 2, true);
     assert_eq!(r.go(&[H(0)]), [0]); // w0 (head 0), w1 (head 1)
-    assert_eq!(
-        (r.mem.written_location(0), r.mem.written_location(1)),
-        (0, 1)
-    );
+    assert_eq!((r.mem.written_location(0), r.mem.written_location(1)), (0, 1));
     assert_eq!(r.mem.control(1), [1.0, 11.0]);
     assert_eq!(r.go(&[F(1)]), [0]); // w2, w3; 0 is not in head 1's list: stays
     assert_eq!(r.go(&[C(1)]), [5]); // w4, w5; newest child of 0 in tree (1, 0)
@@ -261,10 +245,7 @@ fn missing_links_on_a_reused_location_leave_the_head_in_place() {
     for _ in 0..3 {
         r.go(&[H(0), H(1), H(2)]);
     }
-    assert_eq!(
-        r.go_free_read(&[F(0), F(0), F(0)], &[true, false, false]),
-        [1, 1, 1]
-    );
+    assert_eq!(r.go_free_read(&[F(0), F(0), F(0)], &[true, false, false]), [1, 1, 1]);
     assert!(!r.mem.is_used(1));
     assert_eq!(r.go(&[F(0), C(0), P(0)]), [1, 1, 1]);
     assert_eq!(r.written(), 1);
@@ -332,26 +313,14 @@ fn read_free_gate_keeps_the_temporal_list_a_list() {
     // Step 8 writes 7; the heads read 3 and 1 and free them.
     assert_eq!(r.go_free_read(&[F(0), F(0)], &[true, true]), [3, 1]);
     assert_eq!(r.mem.temporal_list(0), [0, 2, 4, 5, 6, 7]);
-    assert_eq!(
-        (r.mem.successor(0, 0), r.mem.predecessor(0, 2)),
-        (Some(2), Some(0))
-    );
-    assert_eq!(
-        (r.mem.successor(0, 2), r.mem.predecessor(0, 4)),
-        (Some(4), Some(2))
-    );
+    assert_eq!((r.mem.successor(0, 0), r.mem.predecessor(0, 2)), (Some(2), Some(0)));
+    assert_eq!((r.mem.successor(0, 2), r.mem.predecessor(0, 4)), (Some(4), Some(2)));
     assert_eq!((r.mem.len(), r.mem.in_use()), (8, 6));
     assert!(!r.mem.is_used(1) && !r.mem.is_used(3));
     assert_eq!((*r.mem.read_data(0), *r.mem.read_data(1)), (4, 2));
     // Freed locations keep their own outgoing links.
-    assert_eq!(
-        (r.mem.predecessor(0, 3), r.mem.successor(0, 3)),
-        (Some(2), Some(4))
-    );
-    assert_eq!(
-        (r.mem.predecessor(0, 1), r.mem.successor(0, 1)),
-        (Some(0), Some(2))
-    );
+    assert_eq!((r.mem.predecessor(0, 3), r.mem.successor(0, 3)), (Some(2), Some(4)));
+    assert_eq!((r.mem.predecessor(0, 1), r.mem.successor(0, 1)), (Some(0), Some(2)));
 
     // Step 9 writes the lowest free location, 1, and frees it again; head 0 steps B from the
     // freed 3 to its former predecessor, head 1 moves onto 3 (head 0's t-1 location).
@@ -375,23 +344,13 @@ fn read_free_gate_keeps_the_temporal_list_a_list() {
 /// Steps 1–7 of the ancestry examples: tree 0 → [6, 2, 1], 1 → [5, 4, 3], head on 0.
 fn ancestry_rig() -> Rig {
     let mut r = Rig::new(1, 1, true);
-    for (mode, loc) in [
-        (H(0), 0),
-        (H(0), 0),
-        (F(0), 1),
-        (H(0), 1),
-        (H(0), 1),
-        (P(0), 0),
-    ] {
+    for (mode, loc) in [(H(0), 0), (H(0), 0), (F(0), 1), (H(0), 1), (H(0), 1), (P(0), 0)] {
         assert_eq!(r.go(&[mode]), [loc]);
     }
     assert_eq!(r.go(&[H(0)]), [0]);
     assert_eq!(r.mem.children(0, 0, 0), [6, 2, 1]);
     assert_eq!(r.mem.children(0, 0, 1), [5, 4, 3]);
-    assert_eq!(
-        (r.mem.parent(0, 0, 1), r.mem.parent(0, 0, 0)),
-        (Some(0), None)
-    );
+    assert_eq!((r.mem.parent(0, 0, 1), r.mem.parent(0, 0, 0)), (Some(0), None));
     r
 }
 
@@ -462,10 +421,7 @@ fn freeing_unlinks_a_location_from_every_write_heads_tree() {
     assert_eq!(r.mem.temporal_list(1), [1, 5]);
     // Head 0 takes 3 (lowest free), head 1 a fresh 6 under 3; 3 lost its old parent.
     assert_eq!(r.go(&[P(1)]), [3]);
-    assert_eq!(
-        (r.mem.written_location(0), r.mem.written_location(1)),
-        (3, 6)
-    );
+    assert_eq!((r.mem.written_location(0), r.mem.written_location(1)), (3, 6));
     assert_eq!(r.mem.parent(1, 0, 3), None);
     assert_eq!(r.mem.parent(1, 0, 6), Some(3));
     assert_eq!(r.mem.temporal_list(0), [0, 2, 4, 3]);

@@ -75,7 +75,11 @@ impl ModelFile {
             return Err(ModelError::Format { path: p(), found: file.format });
         }
         if file.task != task.name() {
-            return Err(ModelError::TaskMismatch { path: p(), expected: task.name().into(), found: file.task });
+            return Err(ModelError::TaskMismatch {
+                path: p(),
+                expected: task.name().into(),
+                found: file.task,
+            });
         }
         let expected = task.config();
         if file.config != expected {

@@ -61,12 +61,24 @@ pub trait AnyTask: Sync {
     fn config(&self) -> Config;
     fn ops(&self) -> &'static [&'static str];
     /// `samples` fresh samples of `level` (SPEC §8).
-    fn evaluate(&self, model: &Model, level: usize, samples: usize, seed: u64) -> Result<EvalReport, TaskError>;
+    fn evaluate(
+        &self,
+        model: &Model,
+        level: usize,
+        samples: usize,
+        seed: u64,
+    ) -> Result<EvalReport, TaskError>;
     /// The model applied to a user's input.
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError>;
     /// One sample of `level` run to its end (or `max_steps`) without stopping at mistakes:
     /// (steps, seconds). For benchmarks.
-    fn time_sample(&self, model: &Model, level: usize, seed: u64, max_steps: u64) -> Result<(u64, f64), TaskError>;
+    fn time_sample(
+        &self,
+        model: &Model,
+        level: usize,
+        seed: u64,
+        max_steps: u64,
+    ) -> Result<(u64, f64), TaskError>;
     /// Every step of one sample.
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
 }
@@ -135,7 +147,13 @@ impl<T: Task> AnyTask for Entry<T> {
     fn ops(&self) -> &'static [&'static str] {
         T::OPS
     }
-    fn evaluate(&self, model: &Model, level: usize, samples: usize, seed: u64) -> Result<EvalReport, TaskError> {
+    fn evaluate(
+        &self,
+        model: &Model,
+        level: usize,
+        samples: usize,
+        seed: u64,
+    ) -> Result<EvalReport, TaskError> {
         check_level(level)?;
         if samples == 0 {
             return Err(TaskError::NoSamples);
@@ -146,7 +164,13 @@ impl<T: Task> AnyTask for Entry<T> {
         let sample = Self::parse(input)?;
         Ok(with_policy::<T, _>(model, |p| p.run(&sample, &mut |_| {})))
     }
-    fn time_sample(&self, model: &Model, level: usize, seed: u64, max_steps: u64) -> Result<(u64, f64), TaskError> {
+    fn time_sample(
+        &self,
+        model: &Model,
+        level: usize,
+        seed: u64,
+        max_steps: u64,
+    ) -> Result<(u64, f64), TaskError> {
         check_level(level)?;
         let sample = T::sample(level, &mut sample_rng(seed, level, 0));
         Ok(with_policy::<T, _>(model, |p| p.time(&sample, max_steps)))

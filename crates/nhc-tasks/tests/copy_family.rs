@@ -100,7 +100,8 @@ fn samplers_make_level_sized_problems() {
 fn evaluation_does_not_depend_on_thread_count() {
     use nhc_model::{Layout, Learned, Params};
     let config = Copy::config();
-    let theta: Vec<f32> = (0..Layout::new(&config).len()).map(|k| ((k * 37 % 11) as f32 - 5.0) / 7.0).collect();
+    let theta: Vec<f32> =
+        (0..Layout::new(&config).len()).map(|k| ((k * 37 % 11) as f32 - 5.0) / 7.0).collect();
     let policy = Learned::new(Params::new(config, theta).unwrap());
     let run = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
