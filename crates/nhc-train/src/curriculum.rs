@@ -154,8 +154,8 @@ impl Curriculum {
 
     /// Records one iteration: `perfect` (all samples solved, no update) or an update.
     pub fn record(&mut self, config: &TrainConfig, perfect: bool) -> Progress {
-        self.iterations_on_level += 1;
         if !perfect {
+            self.iterations_on_level += 1;
             self.streak = 0;
             self.had_update = true;
             return Progress::Continue;
@@ -177,7 +177,8 @@ impl Curriculum {
         Progress::Solved(solved)
     }
 
-    /// Whether the run should restart: `restart_after` iterations on this level without solving it.
+    /// Whether the run should restart: `restart_after` learning iterations on this level without
+    /// solving it (perfect iterations are progress towards solving, so they do not count).
     pub fn should_restart(&self, config: &TrainConfig) -> bool {
         !self.finished && self.iterations_on_level >= config.restart_after
     }

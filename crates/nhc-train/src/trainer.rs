@@ -200,7 +200,7 @@ impl<T: Task> Trainer<T> {
 
     /// Level L+1 solved or the iteration budget spent.
     pub fn done(&self) -> bool {
-        self.state.curriculum.finished || self.state.iteration >= self.state.config.max_iterations
+        self.state.curriculum.finished || self.state.learning_iterations >= self.state.config.max_iterations
     }
 
     pub fn summary(&self) -> Summary {
