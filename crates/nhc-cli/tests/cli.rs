@@ -26,7 +26,18 @@ fn fails_with(args: &[&str], needle: &str) {
 
 #[test]
 fn eval_json_reports_counts() {
-    let v = ok_json(&["eval", "--task", "reverse", "--model", "scripted", "--level", "100", "--samples", "5", "--json"]);
+    let v = ok_json(&[
+        "eval",
+        "--task",
+        "reverse",
+        "--model",
+        "scripted",
+        "--level",
+        "100",
+        "--samples",
+        "5",
+        "--json",
+    ]);
     assert_eq!(v["task"], "reverse");
     assert_eq!(v["level"], 100);
     assert_eq!(v["samples"], 5);
@@ -39,14 +50,19 @@ fn eval_json_reports_counts() {
 fn run_answers_match_independent_computations() {
     let items = r#"[[1,0,0,0,0,1],[0,1,1,0,0,0],[1,1,1,1,1,1]]"#;
     let list: Vec<Vec<u8>> = serde_json::from_str(items).unwrap();
-    let out = |task: &str, input: &str| ok_json(&["run", "--task", task, "--model", "scripted", "--input", input, "--json"])["output"].clone();
+    let out = |task: &str, input: &str| {
+        ok_json(&["run", "--task", task, "--model", "scripted", "--input", input, "--json"])["output"].clone()
+    };
 
     assert_eq!(out("copy", items), serde_json::json!(list));
     let mut rev = list.clone();
     rev.reverse();
     assert_eq!(out("reverse", items), serde_json::json!(rev));
     let rc = format!(r#"{{"items": {items}, "copies": 3}}"#);
-    assert_eq!(out("repeatCopy", &rc), serde_json::json!([list.clone(), list.clone(), list.clone()].concat()));
+    assert_eq!(
+        out("repeatCopy", &rc),
+        serde_json::json!([list.clone(), list.clone(), list.clone()].concat())
+    );
     let dup = r#"[[1,0,0,0,0,1],[1,0,0,0,0,1],[0,1,1,0,0,0],[1,0,0,0,0,1],[1,0,0,0,0,1]]"#;
     let expected = serde_json::json!([[1, 0, 0, 0, 0, 1], [0, 1, 1, 0, 0, 0], [1, 0, 0, 0, 0, 1]]);
     assert_eq!(out("duplicated", dup), expected);
@@ -54,7 +70,8 @@ fn run_answers_match_independent_computations() {
 
 #[test]
 fn trace_shows_every_step() {
-    let out = nhc(&["trace", "--task", "copy", "--model", "scripted", "--input", "[[1,0,0,0,0,0],[0,1,0,0,0,0]]"]);
+    let out =
+        nhc(&["trace", "--task", "copy", "--model", "scripted", "--input", "[[1,0,0,0,0,0],[0,1,0,0,0,0]]"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     // 2 presented, 2 outputs, 1 mark.
@@ -64,13 +81,36 @@ fn trace_shows_every_step() {
 
 #[test]
 fn bad_input_gets_plain_errors() {
-    fails_with(&["eval", "--task", "sorting", "--model", "scripted", "--level", "3"], "unknown task `sorting`");
-    fails_with(&["eval", "--task", "copy", "--model", "scripted", "--level", "0"], "level must be at least 1");
-    fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0,2,0,0,0]]"], "expected 0 or 1");
+    fails_with(
+        &["eval", "--task", "sorting", "--model", "scripted", "--level", "3"],
+        "unknown task `sorting`",
+    );
+    fails_with(
+        &["eval", "--task", "copy", "--model", "scripted", "--level", "0"],
+        "level must be at least 1",
+    );
+    fails_with(
+        &["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0,2,0,0,0]]"],
+        "expected 0 or 1",
+    );
     fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[]"], "at least one object");
     fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0"], "not valid JSON");
-    fails_with(&["run", "--task", "repeatCopy", "--model", "scripted", "--input", r#"{"items": [[1,0,0,0,0,0]], "copies": 0}"#], "copies");
-    fails_with(&["eval", "--task", "copy", "--model", "/no/such/model.json", "--level", "3"], "cannot read model file");
+    fails_with(
+        &[
+            "run",
+            "--task",
+            "repeatCopy",
+            "--model",
+            "scripted",
+            "--input",
+            r#"{"items": [[1,0,0,0,0,0]], "copies": 0}"#,
+        ],
+        "copies",
+    );
+    fails_with(
+        &["eval", "--task", "copy", "--model", "/no/such/model.json", "--level", "3"],
+        "cannot read model file",
+    );
 }
 
 #[test]
@@ -85,7 +125,10 @@ fn model_files_are_checked() {
 
     let v = ok_json(&["eval", "--task", "copy", "--model", good, "--level", "3", "--samples", "4", "--json"]);
     assert_eq!(v["samples"], 4);
-    fails_with(&["eval", "--task", "reverse", "--model", good, "--level", "3"], "model for task `copy`, not `reverse`");
+    fails_with(
+        &["eval", "--task", "reverse", "--model", good, "--level", "3"],
+        "model for task `copy`, not `reverse`",
+    );
     fails_with(&["eval", "--task", "duplicated", "--model", good, "--level", "3"], "not `duplicated`");
 
     let text = std::fs::read_to_string(good).unwrap();
@@ -99,9 +142,37 @@ fn model_files_are_checked() {
     v["config"]["read_heads"] = 2.into();
     let other = dir.path().join("other.json");
     std::fs::write(&other, v.to_string()).unwrap();
-    fails_with(&["eval", "--task", "copy", "--model", other.to_str().unwrap(), "--level", "3"], "another configuration");
+    fails_with(
+        &["eval", "--task", "copy", "--model", other.to_str().unwrap(), "--level", "3"],
+        "another configuration",
+    );
 
     let garbage = dir.path().join("garbage.json");
     std::fs::write(&garbage, "not json").unwrap();
-    fails_with(&["eval", "--task", "copy", "--model", garbage.to_str().unwrap(), "--level", "3"], "not a valid model file");
+    fails_with(
+        &["eval", "--task", "copy", "--model", garbage.to_str().unwrap(), "--level", "3"],
+        "not a valid model file",
+    );
+}
+
+/// The committed models, learned from scratch by `nhc train`, solve every sample of level 100.
+#[test]
+fn committed_models_solve_level_100() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models");
+    for task in ["copy", "reverse", "repeatCopy", "duplicated"] {
+        let path = format!("{root}/{task}.json");
+        let v = ok_json(&[
+            "eval",
+            "--task",
+            task,
+            "--model",
+            &path,
+            "--level",
+            "100",
+            "--samples",
+            "50",
+            "--json",
+        ]);
+        assert_eq!(v["solved"], 50, "{task}: {v}");
+    }
 }

@@ -1,0 +1,15 @@
+"""Copies into models/ the model of the lowest seed per task that finished training and solved
+every sample at levels 100, 500 and 1000 (results/copy_family.jsonl, runs/TASK-SEED/model.json)."""
+import json, shutil, sys
+
+results = sys.argv[1] if len(sys.argv) > 1 else "results/copy_family.jsonl"
+picked = {}
+for line in open(results):
+    r = json.loads(line)
+    s = r["summary"]
+    perfect = all(e["solved"] == e["samples"] for e in r["eval"].values())
+    if s["finished"] and perfect and s["task"] not in picked:
+        picked[s["task"]] = s["seed"]
+        shutil.copy(f"runs/{s['task']}-{s['seed']}/model.json", f"models/{s['task']}.json")
+for task, seed in picked.items():
+    print(f"models/{task}.json <- runs/{task}-{seed}/model.json")
