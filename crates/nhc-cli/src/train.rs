@@ -146,13 +146,13 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         });
         writeln!(log, "{line}")?;
         bar.set_position(l.iteration);
-        if l.iteration % 10 == 0 || l.solved_level.is_some() {
+        if l.iteration.is_multiple_of(10) || l.solved_level.is_some() {
             bar.set_message(format!(
                 "level {:>2}  fitness {:.4}  perfect streak {:>4}  learning {:>5}  restarts {}",
                 l.level, l.fitness_raw, streak, l.learning_iterations, l.restarts
             ));
         }
-        if l.iteration % CHECKPOINT_EVERY == 0 {
+        if l.iteration.is_multiple_of(CHECKPOINT_EVERY) {
             save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
         }
     }
