@@ -12,22 +12,12 @@ use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 pub struct Copy;
 
 impl Task for Copy {
-    type Data = Object;
-    type Sample = Sequence;
-    type Answer = Vec<Object>;
-    type Modules = SequenceModules;
     type Scripted = ForwardScript;
     const NAME: &'static str = "copy";
-    const OPS: &'static [&'static str] = &["O", "M"];
+    sequence_task!(SignalSet::FirstInnerLast);
 
-    fn config() -> Config {
-        config(SignalSet::FirstInnerLast)
-    }
     fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
         Sequence { items: random_objects(level, rng), passes: 1 }
-    }
-    fn modules(s: &Sequence) -> SequenceModules {
-        SequenceModules::new(s, SignalSet::FirstInnerLast)
     }
     fn trace(s: &Sequence) -> Trace<Object> {
         trace(s.items.len(), &[&s.items])
@@ -35,24 +25,11 @@ impl Task for Copy {
     fn reference(s: &Sequence) -> Vec<Object> {
         s.items.clone()
     }
-    fn answer(m: &SequenceModules) -> Vec<Object> {
-        m.outputs().to_vec()
-    }
     fn scripted() -> ForwardScript {
         ForwardScript { signals: SignalSet::FirstInnerLast }
     }
     fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
-        let items = parse_objects(v)?;
-        if items.is_empty() {
-            return Err(InputError::new("the list must hold at least one object"));
-        }
-        Ok(Sequence { items, passes: 1 })
-    }
-    fn answer_json(a: &Vec<Object>) -> serde_json::Value {
-        objects_json(a)
-    }
-    fn show(d: &Object) -> String {
-        show(d)
+        parse_list(v)
     }
 }
 

@@ -5,6 +5,34 @@
 //! Convention (docs/DESIGN.md): `M` is a step of its own after the last output of a pass; its
 //! operation is scored, its data is not.
 
+/// The items every copy-family [`crate::Task`] shares: types, config, data modules, answer and
+/// its JSON form.
+macro_rules! sequence_task {
+    ($signals:expr) => {
+        type Data = Object;
+        type Sample = Sequence;
+        type Answer = Vec<Object>;
+        type Modules = SequenceModules;
+        const OPS: &'static [&'static str] = &["O", "M"];
+
+        fn config() -> Config {
+            config($signals)
+        }
+        fn modules(s: &Sequence) -> SequenceModules {
+            SequenceModules::new(s, $signals)
+        }
+        fn answer(m: &SequenceModules) -> Vec<Object> {
+            m.outputs().to_vec()
+        }
+        fn answer_json(a: &Vec<Object>) -> serde_json::Value {
+            objects_json(a)
+        }
+        fn show(d: &Object) -> String {
+            show(d)
+        }
+    };
+}
+
 pub mod copy;
 pub mod duplicated;
 pub mod repeat_copy;
@@ -199,6 +227,15 @@ pub fn parse_objects(v: &serde_json::Value) -> Result<Vec<Object>, InputError> {
             })
         })
         .collect()
+}
+
+/// A user's list (copy, reverse, duplicated): a non-empty JSON array of objects, one pass.
+pub fn parse_list(v: &serde_json::Value) -> Result<Sequence, InputError> {
+    let items = parse_objects(v)?;
+    if items.is_empty() {
+        return Err(InputError::new("the list must hold at least one object"));
+    }
+    Ok(Sequence { items, passes: 1 })
 }
 
 /// Objects as a JSON array of 0/1 arrays.

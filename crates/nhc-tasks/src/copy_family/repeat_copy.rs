@@ -12,31 +12,18 @@ use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 pub struct RepeatCopy;
 
 impl Task for RepeatCopy {
-    type Data = Object;
-    type Sample = Sequence;
-    type Answer = Vec<Object>;
-    type Modules = SequenceModules;
     type Scripted = RepeatScript;
     const NAME: &'static str = "repeatCopy";
-    const OPS: &'static [&'static str] = &["O", "M"];
+    sequence_task!(SignalSet::FirstInnerLast);
 
-    fn config() -> Config {
-        config(SignalSet::FirstInnerLast)
-    }
     fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
         Sequence { items: random_objects(level, rng), passes: level }
-    }
-    fn modules(s: &Sequence) -> SequenceModules {
-        SequenceModules::new(s, SignalSet::FirstInnerLast)
     }
     fn trace(s: &Sequence) -> Trace<Object> {
         trace(s.items.len(), &vec![s.items.as_slice(); s.passes])
     }
     fn reference(s: &Sequence) -> Vec<Object> {
         s.items.repeat(s.passes)
-    }
-    fn answer(m: &SequenceModules) -> Vec<Object> {
-        m.outputs().to_vec()
     }
     fn scripted() -> RepeatScript {
         RepeatScript { mark: false }
@@ -58,12 +45,6 @@ impl Task for RepeatCopy {
             return Err(InputError::new("`items` must hold at least one object"));
         }
         Ok(Sequence { items, passes: copies as usize })
-    }
-    fn answer_json(a: &Vec<Object>) -> serde_json::Value {
-        objects_json(a)
-    }
-    fn show(d: &Object) -> String {
-        show(d)
     }
 }
 

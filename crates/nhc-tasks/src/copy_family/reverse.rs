@@ -11,22 +11,12 @@ use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 pub struct Reverse;
 
 impl Task for Reverse {
-    type Data = Object;
-    type Sample = Sequence;
-    type Answer = Vec<Object>;
-    type Modules = SequenceModules;
     type Scripted = ReverseScript;
     const NAME: &'static str = "reverse";
-    const OPS: &'static [&'static str] = &["O", "M"];
+    sequence_task!(SignalSet::FirstInnerLast);
 
-    fn config() -> Config {
-        config(SignalSet::FirstInnerLast)
-    }
     fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
         Sequence { items: random_objects(level, rng), passes: 1 }
-    }
-    fn modules(s: &Sequence) -> SequenceModules {
-        SequenceModules::new(s, SignalSet::FirstInnerLast)
     }
     fn trace(s: &Sequence) -> Trace<Object> {
         trace(s.items.len(), &[&Self::reference(s)])
@@ -34,20 +24,11 @@ impl Task for Reverse {
     fn reference(s: &Sequence) -> Vec<Object> {
         s.items.iter().rev().copied().collect()
     }
-    fn answer(m: &SequenceModules) -> Vec<Object> {
-        m.outputs().to_vec()
-    }
     fn scripted() -> ReverseScript {
         ReverseScript { mark: false }
     }
     fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
-        super::copy::Copy::parse_input(v)
-    }
-    fn answer_json(a: &Vec<Object>) -> serde_json::Value {
-        objects_json(a)
-    }
-    fn show(d: &Object) -> String {
-        show(d)
+        parse_list(v)
     }
 }
 
