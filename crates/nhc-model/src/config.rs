@@ -42,10 +42,14 @@ pub enum ConfigError {
     Zero(&'static str),
     #[error("at most {max} read heads are supported, got {got}")]
     TooManyReadHeads { max: usize, got: usize },
+    #[error("at most {max} write heads are supported, got {got}")]
+    TooManyWriteHeads { max: usize, got: usize },
 }
 
 /// Most read heads a config may have (the paper uses at most 3).
 pub const MAX_READ_HEADS: usize = 8;
+/// Most write heads a config may have (the paper uses 1, the NHC-prev ablation 2).
+pub const MAX_WRITE_HEADS: usize = 8;
 
 impl Config {
     /// Checks the sizes once, at the edge (a config from a model file is checked here).
@@ -63,6 +67,9 @@ impl Config {
         }
         if self.read_heads > MAX_READ_HEADS {
             return Err(ConfigError::TooManyReadHeads { max: MAX_READ_HEADS, got: self.read_heads });
+        }
+        if self.write_heads > MAX_WRITE_HEADS {
+            return Err(ConfigError::TooManyWriteHeads { max: MAX_WRITE_HEADS, got: self.write_heads });
         }
         Ok(())
     }
@@ -143,5 +150,47 @@ impl std::fmt::Display for ReadMode {
             ReadMode::Child(i) => ('C', i),
         };
         write!(f, "{c}{}", i + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok() -> Config {
+        Config {
+            input_controller: 4,
+            input_memory: 4,
+            input_bus: 4,
+            controller: 6,
+            word: 4,
+            write_heads: 1,
+            read_heads: 1,
+            ops: 2,
+            alu_feedback: 0,
+            bus_feedback: true,
+            free_gates: true,
+            previous_update: true,
+            ancestry: true,
+        }
+    }
+
+    #[test]
+    fn sizes_must_be_positive() {
+        assert_eq!(ok().check(), Ok(()));
+        assert_eq!(Config { word: 0, ..ok() }.check(), Err(ConfigError::Zero("word")));
+        assert_eq!(Config { ops: 0, ..ok() }.check(), Err(ConfigError::Zero("ops")));
+    }
+
+    #[test]
+    fn head_counts_are_bounded() {
+        assert_eq!(
+            Config { read_heads: 9, ..ok() }.check(),
+            Err(ConfigError::TooManyReadHeads { max: 8, got: 9 })
+        );
+        assert_eq!(
+            Config { write_heads: 300, ..ok() }.check(),
+            Err(ConfigError::TooManyWriteHeads { max: 8, got: 300 })
+        );
     }
 }
