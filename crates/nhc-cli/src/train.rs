@@ -133,7 +133,7 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_prefix(T::NAME);
-    bar.set_position(trainer.state().iteration);
+    bar.set_position(trainer.state().learning_iterations);
     let mut streak: u64 = 0;
     while !trainer.done() {
         let l: IterationLog = trainer.step();
@@ -145,11 +145,11 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
             "wall_seconds": elapsed(&start),
         });
         writeln!(log, "{line}")?;
-        bar.set_position(l.iteration);
+        bar.set_position(l.learning_iterations);
         if l.iteration.is_multiple_of(10) || l.solved_level.is_some() {
             bar.set_message(format!(
-                "level {:>2}  fitness {:.4}  perfect streak {:>4}  learning {:>5}  restarts {}",
-                l.level, l.fitness_raw, streak, l.learning_iterations, l.restarts
+                "learning iterations (cap)  iteration {:>6}  level {:>2}  fitness {:.4}  perfect streak {:>4}  restarts {}",
+                l.iteration, l.level, l.fitness_raw, streak, l.restarts
             ));
         }
         if l.iteration.is_multiple_of(CHECKPOINT_EVERY) {
