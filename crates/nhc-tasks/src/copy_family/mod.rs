@@ -258,6 +258,11 @@ pub fn script_write(signals: SignalSet, c_i: &[f32], out: &mut [f32]) {
     }
 }
 
+/// The Bus decision of a scripted solution that planned its operation in `Policy::memory`.
+pub fn planned_op(mark: bool) -> nhc_model::BusDecision {
+    nhc_model::BusDecision { op: if mark { OP_MARK } else { OP_OUTPUT }, margin: 1.0 }
+}
+
 /// Word flags the scripted solutions read back.
 pub fn word_first(w: &[f32]) -> bool {
     w[0] > 0.5

@@ -70,6 +70,6 @@ impl Policy for RepeatScript {
         };
     }
     fn bus(&mut self, _c_ib: &[f32], _read_now: &[f32]) -> BusDecision {
-        BusDecision { op: if self.mark { OP_MARK } else { OP_OUTPUT }, margin: 1.0 }
+        planned_op(self.mark)
     }
 }
