@@ -65,6 +65,9 @@ enum Command {
         /// Print JSON lines instead of a table.
         #[arg(long)]
         json: bool,
+        /// Add the control words written (v) and read (c_m) to the table.
+        #[arg(long)]
+        words: bool,
     },
     /// Train a task's algorithmic modules from scratch with NES on the curriculum.
     Train {
@@ -154,7 +157,7 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Trace { task, model, level, seed, input, json } => {
+        Command::Trace { task, model, level, seed, input, json, words } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
             let source = match (level, input) {
@@ -163,7 +166,7 @@ fn real_main() -> Result<()> {
                 (None, None) => bail!("give --level or --input"),
             };
             let (rows, report) = task.trace(&model, &source)?;
-            print_trace(task, &rows, json)?;
+            print_trace(task, &rows, json, words)?;
             if !json {
                 println!("answer: {}", report.output);
                 println!("{}", if report.correct { "correct" } else { "WRONG" });
@@ -202,7 +205,12 @@ fn read_json(arg: &str) -> Result<Value> {
     serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
 }
 
-fn print_trace(task: &dyn AnyTask, rows: &[nhc_tasks::registry::TraceRow], json: bool) -> Result<()> {
+fn print_trace(
+    task: &dyn AnyTask,
+    rows: &[nhc_tasks::registry::TraceRow],
+    json: bool,
+    words: bool,
+) -> Result<()> {
     if json {
         for r in rows {
             println!("{}", serde_json::to_string(r)?);
@@ -214,7 +222,11 @@ fn print_trace(task: &dyn AnyTask, rows: &[nhc_tasks::registry::TraceRow], json:
     for j in 1..=heads {
         print!("  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"));
     }
-    println!("  op  score");
+    print!("  op  score  gates   ");
+    if words {
+        print!("  written v / read c_m per head");
+    }
+    println!();
     for r in rows {
         let written: Vec<String> = r.written.iter().map(|w| w.to_string()).collect();
         print!("{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","));
@@ -226,9 +238,38 @@ fn print_trace(task: &dyn AnyTask, rows: &[nhc_tasks::registry::TraceRow], json:
             Some(false) => "WRONG",
             None => "",
         };
-        println!("  {:<3} {score}", r.op);
+        print!("  {:<3} {score:<6} {:<8}", r.op, gates(&r.control));
+        if words {
+            let all = r.control.written.iter().chain(&r.control.read);
+            print!("  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "));
+        }
+        println!();
     }
     Ok(())
+}
+
+/// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.
+fn gates(c: &nhc_tasks::registry::ControlRow) -> String {
+    let mut g = Vec::new();
+    for (j, u) in c.updates.iter().enumerate() {
+        if u.is_some() {
+            g.push(format!("u{}", j + 1));
+        }
+    }
+    if c.free_write.iter().any(|f| *f) {
+        g.push("fw".to_string());
+    }
+    for (j, f) in c.free_read.iter().enumerate() {
+        if *f {
+            g.push(format!("fr{}", j + 1));
+        }
+    }
+    g.join(",")
+}
+
+fn show_word(w: &[f32]) -> String {
+    let parts: Vec<String> = w.iter().map(|x| format!("{x:+.2}")).collect();
+    format!("[{}]", parts.join(" "))
 }
 
 /// Steps per second of the learned path (random θ) and the scripted path, one level-`level`

@@ -43,8 +43,13 @@ struct SummaryFile {
     last_level_learned: usize,
     last_level_solved: usize,
     restarts: u64,
+    /// Restarts because the generalization check failed (included in `restarts`).
+    failed_checks: u64,
     finished: bool,
     wall_seconds: f64,
+    /// Model steps run in training (θ, offspring, checks).
+    steps: u64,
+    steps_per_second: f64,
 }
 
 /// Reads a TrainConfig from a TOML file.
@@ -138,14 +143,23 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
     while !trainer.done() {
         let l: IterationLog = trainer.step();
         streak = if l.perfect { streak + 1 } else { 0 };
+        let (raw, shaped): (Vec<f64>, Vec<f64>) = l.offspring.iter().flatten().copied().unzip();
         let line = serde_json::json!({
             "iteration": l.iteration, "level": l.level, "fitness_raw": l.fitness_raw,
-            "best_offspring": l.best_offspring, "perfect": l.perfect, "updated": l.updated,
-            "failed": l.failed, "restarts": l.restarts, "learning_iterations": l.learning_iterations,
+            "best_offspring": l.best_offspring, "offspring_raw": raw, "offspring_shaped": shaped,
+            "perfect": l.perfect, "updated": l.updated, "failed": l.failed, "check": l.check,
+            "restarts": l.restarts, "learning_iterations": l.learning_iterations, "steps": l.steps,
             "wall_seconds": elapsed(&start),
         });
         writeln!(log, "{line}")?;
         bar.set_position(l.learning_iterations);
+        if let Some(c) = l.check {
+            let verdict = if c.passed() { "passed" } else { "failed: restart" };
+            bar.println(format!(
+                "generalization check at level {}: {}/{} solved, {verdict}",
+                c.level, c.solved, c.samples
+            ));
+        }
         if l.iteration.is_multiple_of(10) || l.solved_level.is_some() {
             bar.set_message(format!(
                 "learning iterations (cap)  iteration {:>6}  level {:>2}  fitness {:.4}  perfect streak {:>4}  restarts {}",
@@ -169,8 +183,11 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         last_level_learned: s.last_level_learned,
         last_level_solved: s.last_level_solved,
         restarts: s.restarts,
+        failed_checks: s.failed_checks,
         finished: s.finished,
         wall_seconds: elapsed(&start),
+        steps: state.steps,
+        steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
     };
     let meta = serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,

@@ -107,6 +107,10 @@ pub struct StepRecord<'a, D> {
     pub written: &'a [usize],
     pub read_locations: &'a [usize],
     pub modes: &'a [ReadMode],
+    /// Everything the memory interface decided this step (write and update words, gates).
+    pub decision: &'a MemoryDecision,
+    /// c_m_t: the control words read, all heads concatenated.
+    pub control_reads: &'a [f32],
     pub reads: &'a [D],
     pub op: usize,
     pub d_out: &'a D,
@@ -276,6 +280,8 @@ impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
                 written: &self.written,
                 read_locations: &self.read_locations,
                 modes: &self.decision.read_modes,
+                decision: &self.decision,
+                control_reads: &self.read_now,
                 reads: &self.reads,
                 op: bus.op,
                 d_out: &result,

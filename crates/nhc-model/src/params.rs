@@ -25,6 +25,10 @@ impl Block {
     fn end(&self) -> usize {
         self.offset + self.len()
     }
+    /// Where `b` lives in θ.
+    pub fn bias(&self) -> std::ops::Range<usize> {
+        self.offset + self.rows * self.cols..self.end()
+    }
 
     /// `out = W x + b` on this block of θ.
     #[inline]

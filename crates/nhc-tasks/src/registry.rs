@@ -4,7 +4,7 @@ use crate::copy_family::{copy::Copy, duplicated::Duplicated, repeat_copy::Repeat
 use crate::evaluate::{EvalReport, evaluate};
 use crate::{InputError, Model, Task, sample_rng};
 use nhc_model::machine::RunLimits;
-use nhc_model::{Config, Learned, Machine, Policy, StepRecord};
+use nhc_model::{Config, Learned, Machine, MemoryDecision, Policy, StepRecord};
 use serde::Serialize;
 use serde_json::Value;
 use std::marker::PhantomData;
@@ -46,6 +46,38 @@ pub struct TraceRow {
     pub op: &'static str,
     /// Right or wrong on a scored step.
     pub correct: Option<bool>,
+    /// The control stream: words written and read, previous updates, free gates.
+    pub control: ControlRow,
+}
+
+/// The control side of one step (SPEC §2 step 3–4), for `nhc trace`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ControlRow {
+    /// Per write head: the write vector v.
+    pub written: Vec<Vec<f32>>,
+    /// Per read head: the control word read, c_m.
+    pub read: Vec<Vec<f32>>,
+    /// Per read head: the previous update `(v̂, ê)` applied to its location of t−1, if ĝ = 1.
+    pub updates: Vec<Option<(Vec<f32>, Vec<f32>)>>,
+    /// Free gates f_w (per write head) and f_r (per read head).
+    pub free_write: Vec<bool>,
+    pub free_read: Vec<bool>,
+}
+
+impl ControlRow {
+    fn new(c: &Config, d: &MemoryDecision, control_reads: &[f32]) -> Self {
+        let words = |v: &[f32]| v.chunks(c.word).map(<[f32]>::to_vec).collect::<Vec<_>>();
+        let (v_hat, e_hat) = (words(&d.prev_write), words(&d.prev_erase));
+        ControlRow {
+            written: words(&d.write),
+            read: words(control_reads),
+            updates: (0..c.read_heads)
+                .map(|j| d.prev_gate[j].then(|| (v_hat[j].clone(), e_hat[j].clone())))
+                .collect(),
+            free_write: d.free_write.clone(),
+            free_read: d.free_read.clone(),
+        }
+    }
 }
 
 /// Where a traced sample comes from.
@@ -196,6 +228,7 @@ impl<T: Task> AnyTask for Entry<T> {
                         .collect(),
                     op: T::OPS.get(r.op).copied().unwrap_or("?"),
                     correct: r.correct,
+                    control: ControlRow::new(&config, r.decision, r.control_reads),
                 })
             })
         });

@@ -37,8 +37,17 @@ pub struct TrainConfig {
     pub share_bad: f64,
     /// Std of the initial θ ~ N(0, init_std²). The paper does not say; we pick 0.1 (= σ).
     pub init_std: f64,
+    /// Initial bias of every gate (ĝ, f_w, f_r), added to the N(0, init_std²) draw. The paper
+    /// does not say; negative = gates start closed (docs/DESIGN.md). Default −1.
+    pub gate_bias: f64,
     /// Mirrored sampling: offspring come in pairs θ ± σε (allowed by SPEC §6; default true).
     pub mirrored: bool,
+    /// Generalization check (ours, docs/DESIGN.md): once the mixed level is solved, θ must also
+    /// solve `check_samples` fresh samples of this level, or the lineage is dropped and the run
+    /// restarts. 0 = no check. Default 20 (twice the longest curriculum level).
+    pub check_level: usize,
+    /// Samples of the generalization check (default 50).
+    pub check_samples: usize,
 }
 
 impl Default for TrainConfig {
@@ -58,7 +67,10 @@ impl Default for TrainConfig {
             share_earlier: 1.0 / 3.0,
             share_bad: 1.0 / 3.0,
             init_std: 0.1,
+            gate_bias: -1.0,
             mirrored: true,
+            check_level: 20,
+            check_samples: 50,
         }
     }
 }
@@ -92,6 +104,10 @@ pub enum ConfigError {
     SharesSum(f64),
     #[error("init_std must be a finite number ≥ 0, got {0}")]
     InitStd(f64),
+    #[error("gate_bias must be a finite number, got {0}")]
+    GateBias(f64),
+    #[error("check_samples must be at least 1 when check_level is set")]
+    CheckSamples,
     #[error("invalid TOML training config: {0}")]
     Toml(String),
 }
@@ -145,6 +161,12 @@ impl TrainConfig {
         }
         if !(self.init_std.is_finite() && self.init_std >= 0.0) {
             return Err(E::InitStd(self.init_std));
+        }
+        if !self.gate_bias.is_finite() {
+            return Err(E::GateBias(self.gate_bias));
+        }
+        if self.check_level > 0 && self.check_samples == 0 {
+            return Err(E::CheckSamples);
         }
         Ok(())
     }
@@ -252,6 +274,17 @@ mod tests {
     #[test]
     fn init_std_non_negative() {
         assert_eq!(with(|c| c.init_std = -1.0), Err(ConfigError::InitStd(-1.0)));
+    }
+    #[test]
+    fn check_needs_samples() {
+        assert_eq!(with(|c| c.check_samples = 0), Err(ConfigError::CheckSamples));
+        assert_eq!(
+            with(|c| {
+                c.check_samples = 0;
+                c.check_level = 0
+            }),
+            Ok(())
+        );
     }
     #[test]
     fn toml_round_trip_partial_and_unknown_fields() {

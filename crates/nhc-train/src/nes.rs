@@ -101,17 +101,20 @@ impl Nes {
     /// Ranks the offspring of the last [`Nes::ask`] by `fitness` (higher is better) and applies
     /// `θ ← λθ + α/σ Σ_o u_o ε_o` (Wierstra et al.'s step for utilities that sum to 1 before
     /// centring; SPEC §6 writes α/(Pσ), which with these utilities makes every step P times
-    /// smaller and stalls copy at level 2 — see docs/DESIGN.md). Clears the noise.
+    /// smaller and stalls copy at level 2 — see docs/DESIGN.md). Clears the noise and returns
+    /// the shaped fitness: the utility each offspring received, by offspring index.
     ///
     /// # Panics
     /// If `fitness.len()` is not P or no [`Nes::ask`] preceded.
-    pub fn tell(&mut self, fitness: &[f64]) {
+    pub fn tell(&mut self, fitness: &[f64]) -> Vec<f64> {
         let (p, n) = (self.population, self.theta.len());
         assert_eq!(fitness.len(), p, "one fitness per offspring");
         assert_eq!(self.noise.len(), p * n, "tell without ask");
         let u = utilities(p);
         let mut step = vec![0.0f64; n];
+        let mut shaped = vec![0.0; p];
         for (rank, &o) in ranking(fitness).iter().enumerate() {
+            shaped[o] = u[rank];
             for (s, e) in step.iter_mut().zip(self.noise(o)) {
                 *s += u[rank] * *e as f64;
             }
@@ -121,6 +124,7 @@ impl Nes {
             *t = (self.weight_decay * *t as f64 + scale * s) as f32;
         }
         self.noise.clear();
+        shaped
     }
 }
 
@@ -197,6 +201,15 @@ mod tests {
         }
         let end = distance(&nes.theta, &target);
         assert!(end < 0.25 * start, "start {start}, end {end}");
+    }
+
+    #[test]
+    fn shaped_fitness_follows_the_offspring() {
+        let mut nes = Nes::new(vec![0.0; 3], 4, 0.1, 0.01, 1.0, true);
+        nes.ask(&mut ChaCha8Rng::seed_from_u64(5));
+        let shaped = nes.tell(&[0.2, 0.9, 0.1, 0.5]);
+        let u = utilities(4);
+        assert_eq!(shaped, vec![u[2], u[0], u[3], u[1]]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::nes::Nes;
 use nhc_model::{Config, Learned, Machine, Params, ParamsError};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{SampleRng, Task};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
@@ -48,10 +48,30 @@ pub struct TrainState {
     pub restarts: u64,
     /// Level of the last update over the whole run (0: none).
     pub last_level_learned: usize,
+    /// Lineages that solved the mixed level but failed the generalization check.
+    #[serde(default)]
+    pub failed_checks: u64,
+    /// Model steps run so far (θ and offspring, checks included).
+    #[serde(default)]
+    pub steps: u64,
+}
+
+/// The generalization check run when the mixed level was solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckLog {
+    pub level: usize,
+    pub samples: usize,
+    pub solved: usize,
+}
+
+impl CheckLog {
+    pub fn passed(&self) -> bool {
+        self.solved == self.samples
+    }
 }
 
 /// One iteration, for progress bars and logs.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IterationLog {
     /// 1-based number of this iteration.
     pub iteration: u64,
@@ -61,6 +81,11 @@ pub struct IterationLog {
     pub fitness_raw: f64,
     /// Best offspring fitness, when offspring were evaluated.
     pub best_offspring: Option<f64>,
+    /// Per offspring (by index), when offspring were evaluated: raw fitness and shaped fitness
+    /// (the rank utility it received, SPEC §6).
+    pub offspring: Option<Vec<(f64, f64)>>,
+    /// Model steps run in this iteration (θ, offspring and check).
+    pub steps: u64,
     /// Every sample solved: no update (SPEC §6).
     pub perfect: bool,
     /// θ was updated.
@@ -69,6 +94,8 @@ pub struct IterationLog {
     pub failed: usize,
     /// The level solved by this iteration, if any.
     pub solved_level: Option<usize>,
+    /// The generalization check, when this iteration solved the mixed level.
+    pub check: Option<CheckLog>,
     /// This iteration triggered a restart.
     pub restarted: bool,
     pub restarts: u64,
@@ -86,7 +113,9 @@ pub struct Summary {
     /// Last level solved by the current θ's attempt (since the last restart; 0: none).
     pub last_level_solved: usize,
     pub restarts: u64,
-    /// The mixed level was solved.
+    /// Restarts caused by a failed generalization check (included in `restarts`).
+    pub failed_checks: u64,
+    /// The mixed level was solved (and the generalization check passed).
     pub finished: bool,
     /// Current curriculum level.
     pub level: usize,
@@ -99,14 +128,20 @@ pub struct Trainer<T: Task> {
     _task: PhantomData<T>,
 }
 
-/// θ ~ N(0, std²) of length `n` from `rng`.
-fn initial_theta(n: usize, std: f64, rng: &mut ChaCha8Rng) -> Vec<f32> {
-    (0..n)
+/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus `gate_bias` on the biases of the
+/// previous-write gates and the free gates.
+fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng) -> Vec<f32> {
+    let layout = nhc_model::Layout::new(model);
+    let mut theta: Vec<f32> = (0..layout.len())
         .map(|_| {
             let e: f64 = StandardNormal.sample(rng);
-            (std * e) as f32
+            (config.init_std * e) as f32
         })
-        .collect()
+        .collect();
+    for block in [layout.prev_gate, layout.free_write, layout.free_read] {
+        theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
+    }
+    theta
 }
 
 /// The sample a key stands for.
@@ -114,23 +149,53 @@ pub fn sample_of<T: Task>(key: &SampleKey) -> T::Sample {
     T::sample(key.level, &mut SampleRng::seed_from_u64(key.seed))
 }
 
-/// Scores θ on one sample: (fitness, solved). A θ that is not a valid model scores (0, false).
+/// Scores θ on one sample. A θ that is not a valid model scores 0 and solves nothing.
 fn score<T: Task>(
     policy: Option<&mut Learned>,
     machine: &mut Machine<T::Data>,
     sample: &T::Sample,
-) -> (f64, bool) {
+) -> Scored {
     match policy {
         Some(p) => {
             let (o, solved) = score_sample::<T, _>(machine, p, sample);
-            (o.fitness(), solved)
+            Scored { fitness: o.fitness(), solved, steps: o.steps }
         }
-        None => (0.0, false),
+        None => Scored { fitness: 0.0, solved: false, steps: 0 },
     }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Scored {
+    fitness: f64,
+    solved: bool,
+    steps: u64,
+}
+
+/// Scores θ on every sample, in parallel, results in sample order.
+fn score_all<T: Task>(model: &Config, theta: &[f32], samples: &[T::Sample]) -> Vec<Scored> {
+    let base = learned(model, theta.to_vec());
+    samples
+        .par_iter()
+        .map_init(
+            || (Machine::<T::Data>::new(model), base.clone()),
+            |(machine, policy), sample| score::<T>(policy.as_mut(), machine, sample),
+        )
+        .collect()
 }
 
 fn learned(model: &Config, theta: Vec<f32>) -> Option<Learned> {
     Params::new(model.clone(), theta).ok().map(Learned::new)
+}
+
+/// The generalization check (docs/DESIGN.md): θ on `check_samples` fresh samples of
+/// `check_level`, seeds drawn from the run's generator. Returns the log and the steps run.
+fn generalization_check<T: Task>(model: &Config, s: &mut TrainState) -> (CheckLog, u64) {
+    let (level, n) = (s.config.check_level, s.config.check_samples);
+    let samples: Vec<T::Sample> =
+        (0..n).map(|_| sample_of::<T>(&SampleKey { level, seed: s.rng.next_u64() })).collect();
+    let results = score_all::<T>(model, &s.nes.theta, &samples);
+    let solved = results.iter().filter(|r| r.solved).count();
+    (CheckLog { level, samples: n, solved }, results.iter().map(|r| r.steps).sum())
 }
 
 impl<T: Task> Trainer<T> {
@@ -139,9 +204,8 @@ impl<T: Task> Trainer<T> {
         config.check()?;
         let model = T::config();
         model.check().map_err(ParamsError::from)?;
-        let n = nhc_model::Layout::new(&model).len();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let theta = initial_theta(n, config.init_std, &mut rng);
+        let theta = initial_theta(&model, &config, &mut rng);
         let nes = Nes::new(
             theta,
             config.population,
@@ -161,6 +225,8 @@ impl<T: Task> Trainer<T> {
             learning_iterations: 0,
             restarts: 0,
             last_level_learned: 0,
+            failed_checks: 0,
+            steps: 0,
         };
         Ok(Trainer { state, model, _task: PhantomData })
     }
@@ -211,6 +277,7 @@ impl<T: Task> Trainer<T> {
             last_level_learned: s.last_level_learned,
             last_level_solved: s.curriculum.last_solved,
             restarts: s.restarts,
+            failed_checks: s.failed_checks,
             finished: s.curriculum.finished,
             level: s.curriculum.level,
         }
@@ -226,69 +293,84 @@ impl<T: Task> Trainer<T> {
         let samples: Vec<T::Sample> = keys.iter().map(|(_, k)| sample_of::<T>(k)).collect();
         let model = &self.model;
 
-        // Current θ, in parallel over samples, summed in order.
-        let base = learned(model, s.nes.theta.clone());
-        let results: Vec<(f64, bool)> = samples
-            .par_iter()
-            .map_init(
-                || (Machine::<T::Data>::new(model), base.clone()),
-                |(machine, policy), sample| score::<T>(policy.as_mut(), machine, sample),
-            )
-            .collect();
-        let fitness_raw = results.iter().map(|r| r.0).sum::<f64>() / samples.len() as f64;
+        let results = score_all::<T>(model, &s.nes.theta, &samples);
+        let fitness_raw = results.iter().map(|r| r.fitness).sum::<f64>() / samples.len() as f64;
+        let mut steps: u64 = results.iter().map(|r| r.steps).sum();
         let mut failed = 0;
-        for ((_, key), (_, solved)) in keys.iter().zip(&results) {
-            if !solved {
+        for ((_, key), r) in keys.iter().zip(&results) {
+            if !r.solved {
                 failed += 1;
                 s.curriculum.bad.push(*key);
             }
         }
         let perfect = failed == 0;
 
-        let mut best_offspring = None;
+        let mut offspring = None;
         if !perfect {
             // Noise from the run's generator on this thread; offspring scored in parallel.
             s.nes.ask(&mut s.rng);
             let nes = &s.nes;
-            let fitness: Vec<f64> = (0..nes.population)
+            let scored: Vec<(f64, u64)> = (0..nes.population)
                 .into_par_iter()
                 .map_init(
                     || Machine::<T::Data>::new(model),
                     |machine, o| {
                         let mut policy = learned(model, nes.offspring(o));
-                        let total: f64 =
-                            samples.iter().map(|x| score::<T>(policy.as_mut(), machine, x).0).sum();
-                        total / samples.len() as f64
+                        let (mut total, mut steps) = (0.0, 0);
+                        for x in &samples {
+                            let r = score::<T>(policy.as_mut(), machine, x);
+                            total += r.fitness;
+                            steps += r.steps;
+                        }
+                        (total / samples.len() as f64, steps)
                     },
                 )
                 .collect();
-            best_offspring = fitness.iter().copied().reduce(f64::max);
-            s.nes.tell(&fitness);
+            let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
+            steps += scored.iter().map(|f| f.1).sum::<u64>();
+            let shaped = s.nes.tell(&fitness);
+            offspring = Some(fitness.into_iter().zip(shaped).collect::<Vec<_>>());
             s.learning_iterations += 1;
             s.last_level_learned = level;
         }
         s.iteration += 1;
 
+        let mut check = None;
         let solved_level = match s.curriculum.record(&s.config, perfect) {
             Progress::Solved(l) => Some(l),
-            Progress::Finished => Some(level),
+            Progress::Finished => {
+                if s.config.check_level > 0 {
+                    let (log, check_steps) = generalization_check::<T>(model, s);
+                    steps += check_steps;
+                    if !log.passed() {
+                        s.curriculum.finished = false;
+                        s.failed_checks += 1;
+                    }
+                    check = Some(log);
+                }
+                Some(level)
+            }
             Progress::Continue => None,
         };
-        let restarted = s.curriculum.should_restart(&s.config);
+        let restarted = s.curriculum.should_restart(&s.config) || check.is_some_and(|c| !c.passed());
         if restarted {
-            s.nes.theta = initial_theta(s.nes.theta.len(), s.config.init_std, &mut s.rng);
+            s.nes.theta = initial_theta(model, &s.config, &mut s.rng);
             s.curriculum.reset(&s.config);
             s.restarts += 1;
         }
+        s.steps += steps;
         IterationLog {
             iteration: s.iteration,
             level,
             fitness_raw,
-            best_offspring,
+            best_offspring: offspring.as_ref().and_then(|o| o.iter().map(|x| x.0).reduce(f64::max)),
+            offspring,
+            steps,
             perfect,
             updated: !perfect,
             failed,
             solved_level,
+            check,
             restarted,
             restarts: s.restarts,
             learning_iterations: s.learning_iterations,
