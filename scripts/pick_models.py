@@ -1,5 +1,6 @@
 """Copies into models/ the model of the lowest seed per task that finished training and solved
-every sample at levels 100, 500 and 1000 (results/copy_family.jsonl, runs/TASK-SEED/model.json)."""
+every sample at levels 100, 500 and 1000 (a results file of scripts/sweep.sh, default
+results/copy_family.jsonl; runs/TASK-SEED/model.json)."""
 import json, shutil, sys
 
 results = sys.argv[1] if len(sys.argv) > 1 else "results/copy_family.jsonl"

@@ -11,7 +11,7 @@ pub struct TrainConfig {
     pub batch: usize,
     /// Offspring per iteration P (paper: 20).
     pub population: usize,
-    /// Learning rate α (paper: 0.01).
+    /// Learning rate α (paper: 0.01; ours 0.03, docs/DESIGN.md).
     pub learning_rate: f64,
     /// Fixed search std σ (paper: 0.1).
     pub sigma: f64,
@@ -38,13 +38,13 @@ pub struct TrainConfig {
     /// Std of the initial θ ~ N(0, init_std²). The paper does not say; we pick 0.1 (= σ).
     pub init_std: f64,
     /// Initial bias of every gate (ĝ, f_w, f_r), added to the N(0, init_std²) draw. The paper
-    /// does not say; negative = gates start closed (docs/DESIGN.md). Default −1.
+    /// does not say; default 0 (negative = gates start closed; docs/DESIGN.md).
     pub gate_bias: f64,
     /// Mirrored sampling: offspring come in pairs θ ± σε (allowed by SPEC §6; default true).
     pub mirrored: bool,
     /// Generalization check (ours, docs/DESIGN.md): once the mixed level is solved, θ must also
     /// solve `check_samples` fresh samples of this level, or the lineage is dropped and the run
-    /// restarts. 0 = no check. Default 20 (twice the longest curriculum level).
+    /// restarts. 0 = no check. Default 50 (5 × the longest curriculum level).
     pub check_level: usize,
     /// Samples of the generalization check (default 50).
     pub check_samples: usize,
@@ -55,7 +55,7 @@ impl Default for TrainConfig {
         TrainConfig {
             batch: 32,
             population: 20,
-            learning_rate: 0.01,
+            learning_rate: 0.03,
             sigma: 0.1,
             weight_decay: 0.9995,
             max_iterations: 20_000,
@@ -67,9 +67,9 @@ impl Default for TrainConfig {
             share_earlier: 1.0 / 3.0,
             share_bad: 1.0 / 3.0,
             init_std: 0.1,
-            gate_bias: -1.0,
+            gate_bias: 0.0,
             mirrored: true,
-            check_level: 20,
+            check_level: 50,
             check_samples: 50,
         }
     }
