@@ -5,6 +5,8 @@
 //! - [`model`]: a model is the scripted solution or a learned θ ([`Model`]), and its file format.
 //! - [`evaluate`]: scoring many samples, in parallel, deterministically.
 
+pub mod addition;
+pub mod arithmetic;
 pub mod copy_family;
 pub mod evaluate;
 pub mod model;

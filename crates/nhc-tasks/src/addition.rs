@@ -1,0 +1,340 @@
+//! addition (SPEC §9, paper Supplementary "Addition"): two ℓ-digit numbers `a`, `b`, each with an
+//! extra leading 0, presented big-endian, `a` then `b`, one digit per data word (D = 1). Signals
+//! `[c_a, c_b, c_s]`, ops `A` (add), `C` (add with carry), `N` (nop); the ALU adds the two digits
+//! read and collects the ℓ+1 sum digits, low to high.
+//!
+//! Conventions (docs/DESIGN.md, "Addition"): the presentation is scored with `N`, so the first
+//! sum step sees `c_a_{t−1} = [0, 1, 1]` (no carry, nop used); each sum step is scored with the
+//! two digits of one place and `C` exactly when the step before produced a carry.
+//!
+//! Scripted solution: read head 1 follows the newest write while `a` is presented (F1) and stays
+//! on `a`'s lowest digit while `b` is presented (H1); read head 2 follows the newest write through
+//! both (F1), ending on `b`'s lowest digit. The first sum step reads there (H1, H2: the ALU's nop
+//! flag says "first"), every later one moves both heads one place up (B1, B1). The carry lives in
+//! the ALU feedback; control words are not needed.
+
+use crate::{InputError, SampleRng, Task};
+use nhc_model::{
+    BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
+};
+use rand::RngExt;
+use serde_json::Value;
+
+/// ALU operation `A`: add the two digits read.
+pub const OP_ADD: usize = 0;
+/// ALU operation `C`: add the two digits read and a carry of 1.
+pub const OP_CARRY: usize = 1;
+/// ALU operation `N`: nop.
+pub const OP_NOP: usize = 2;
+/// The base of training (binary digits, paper).
+pub const BASE: u8 = 2;
+
+/// One data word: a digit in `0..base`.
+pub type Digit = u8;
+
+/// addition on binary numbers (SPEC §9).
+pub struct Addition;
+
+/// The operands as presented: `a` and `b` big-endian, of equal length ℓ+1, both starting with the
+/// extra leading 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operands {
+    a: Vec<Digit>,
+    b: Vec<Digit>,
+}
+
+impl Operands {
+    /// `a` and `b` (big-endian digits, any lengths): the shorter is padded with leading zeros to
+    /// the longer's length ℓ, then both get the extra leading 0.
+    pub fn new(a: &[Digit], b: &[Digit]) -> Self {
+        let l = a.len().max(b.len());
+        let pad = |x: &[Digit]| {
+            let mut v = vec![0; l + 1 - x.len()];
+            v.extend_from_slice(x);
+            v
+        };
+        Operands { a: pad(a), b: pad(b) }
+    }
+    /// `a` as presented, big-endian, with the leading 0.
+    pub fn a(&self) -> &[Digit] {
+        &self.a
+    }
+    /// `b` as presented, big-endian, with the leading 0.
+    pub fn b(&self) -> &[Digit] {
+        &self.b
+    }
+    /// ℓ+1: digits per operand, and the number of sum steps.
+    pub fn len(&self) -> usize {
+        self.a.len()
+    }
+    /// Never true: an operand holds at least its leading 0.
+    pub fn is_empty(&self) -> bool {
+        self.a.is_empty()
+    }
+}
+
+/// The three phases of the Input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    A,
+    B,
+    Sum,
+}
+
+/// Input and ALU of addition (paper, Supplementary "Addition"), in any base.
+///
+/// Input: `d_i` = the digits of `a`, then of `b`, then 0; signals `[c_a, c_b, c_s]` on
+/// `c_ic = c_im = c_ib`; stops after ℓ+1 steps with `c_s = 1`.
+/// ALU on the reads `[v1; v2]`: `A`/`C`: `d_out = (v1 + v2 + carry) mod base` with carry = 1 for
+/// `C`; `N`: `d_out = 0`. `c_a = [carry_out, 1 − carry_out, nop_used]`. The digits of `A` and `C`
+/// in the sum phase are the answer.
+#[derive(Debug, Clone)]
+pub struct AdditionModules {
+    operands: Operands,
+    base: u8,
+    /// Input calls so far.
+    steps: usize,
+    sum: Vec<Digit>,
+}
+
+impl AdditionModules {
+    /// Data modules for `operands`, whose digits lie in `0..base` (`base` ≥ 2).
+    pub fn new(operands: &Operands, base: u8) -> Self {
+        assert!(base >= 2, "a positional base is at least 2");
+        AdditionModules {
+            operands: operands.clone(),
+            base,
+            steps: 0,
+            sum: Vec::with_capacity(operands.len()),
+        }
+    }
+    /// Digits the ALU produced in the sum phase, low to high.
+    pub fn sum(&self) -> &[Digit] {
+        &self.sum
+    }
+    /// Phase of the step the Input was last called for.
+    fn current(&self) -> Phase {
+        let n = self.operands.len();
+        match self.steps.saturating_sub(1) {
+            k if k < n => Phase::A,
+            k if k < 2 * n => Phase::B,
+            _ => Phase::Sum,
+        }
+    }
+}
+
+impl DataModules for AdditionModules {
+    type Data = Digit;
+
+    fn input(&mut self, _d_out_prev: Option<&Digit>, s: &mut Signals) -> Option<Digit> {
+        let n = self.operands.len();
+        let k = self.steps;
+        let (signals, d_i) = if k < n {
+            ([1.0, 0.0, 0.0], self.operands.a[k])
+        } else if k < 2 * n {
+            ([0.0, 1.0, 0.0], self.operands.b[k - n])
+        } else if k < 3 * n {
+            ([0.0, 0.0, 1.0], 0)
+        } else {
+            return None;
+        };
+        self.steps += 1;
+        s.set_all(&signals);
+        Some(d_i)
+    }
+
+    fn alu(&mut self, reads: &[Digit], op: usize, feedback: &mut [f32]) -> Digit {
+        let (d_out, carry, nop) = if op == OP_NOP {
+            (0, false, true)
+        } else {
+            let s = u16::from(reads[0]) + u16::from(reads[1]) + u16::from(op == OP_CARRY);
+            let base = u16::from(self.base);
+            ((s % base) as Digit, s >= base, false)
+        };
+        feedback.copy_from_slice(&[flag(carry), flag(!carry), flag(nop)]);
+        if !nop && self.current() == Phase::Sum {
+            self.sum.push(d_out);
+        }
+        d_out
+    }
+
+    fn phase(&self) -> &'static str {
+        match self.current() {
+            Phase::A => "a",
+            Phase::B => "b",
+            Phase::Sum => "sum",
+        }
+    }
+}
+
+fn flag(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
+impl Task for Addition {
+    type Data = Digit;
+    type Sample = Operands;
+    /// The ℓ+1 sum digits, low to high.
+    type Answer = Vec<Digit>;
+    type Modules = AdditionModules;
+    type Scripted = AdditionScript;
+    const NAME: &'static str = "addition";
+    const OPS: &'static [&'static str] = &["A", "C", "N"];
+
+    /// L_C = 6, C = 4, h_w = 1, h_r = 2, ALU feedback on, free gates off (paper "Modules
+    /// Instantiations"); Bus feedback off: `c_a_{t−1}` already tells nop or not, and whether the
+    /// last op was `A` or `C` does not matter, only its carry (docs/DESIGN.md).
+    fn config() -> Config {
+        Config {
+            input_controller: 3,
+            input_memory: 3,
+            input_bus: 3,
+            controller: 6,
+            word: 4,
+            write_heads: 1,
+            read_heads: 2,
+            ops: 3,
+            alu_feedback: 3,
+            bus_feedback: false,
+            free_gates: false,
+            previous_update: true,
+            ancestry: true,
+        }
+    }
+    /// Level ℓ: two uniformly random ℓ-digit binary numbers (leading zeros possible), each with
+    /// the extra leading 0 (paper: "level 3: numbers of length 3").
+    fn sample(level: usize, rng: &mut SampleRng) -> Operands {
+        let mut number = || (0..level).map(|_| rng.random_range(0..BASE)).collect::<Vec<_>>();
+        let a = number();
+        Operands::new(&a, &number())
+    }
+    fn modules(s: &Operands) -> AdditionModules {
+        AdditionModules::new(s, BASE)
+    }
+    /// 2(ℓ+1) presentation steps scored with `N` and no data; then per place, low to high, the
+    /// digits of `a` and `b` there and `C` after a carry, else `A`.
+    fn trace(s: &Operands) -> Trace<Digit> {
+        let n = s.len();
+        let mut t = Trace::new(2);
+        (0..2 * n).for_each(|_| t.push(OP_NOP, &[None, None]));
+        let mut carry = false;
+        for (&x, &y) in s.a.iter().zip(&s.b).rev() {
+            t.push(if carry { OP_CARRY } else { OP_ADD }, &[Some(x), Some(y)]);
+            carry = u16::from(x) + u16::from(y) + u16::from(carry) >= u16::from(BASE);
+        }
+        t
+    }
+    /// a + b by the school method, low to high.
+    fn reference(s: &Operands) -> Vec<Digit> {
+        let (base, mut carry) = (u16::from(BASE), 0);
+        let mut out = Vec::with_capacity(s.len());
+        for (&x, &y) in s.a.iter().zip(&s.b).rev() {
+            let d = u16::from(x) + u16::from(y) + carry;
+            out.push((d % base) as Digit);
+            carry = d / base;
+        }
+        out
+    }
+    fn answer(m: &AdditionModules) -> Vec<Digit> {
+        m.sum().to_vec()
+    }
+    fn scripted() -> AdditionScript {
+        AdditionScript { carry: false }
+    }
+    /// `{"a": "1011", "b": "110"}`: binary digit strings, most significant first, non-empty.
+    fn parse_input(v: &Value) -> Result<Operands, InputError> {
+        let obj =
+            v.as_object().ok_or_else(|| InputError::new(r#"addition takes {"a": "1011", "b": "110"}"#))?;
+        if let Some(k) = obj.keys().find(|k| *k != "a" && *k != "b") {
+            return Err(InputError::new(format!("unknown key `{k}`; expected `a` and `b`")));
+        }
+        let number = |key: &str| -> Result<Vec<Digit>, InputError> {
+            let s = obj
+                .get(key)
+                .ok_or_else(|| InputError::new(format!("missing key `{key}`")))?
+                .as_str()
+                .ok_or_else(|| InputError::new(format!("`{key}` must be a string of binary digits")))?;
+            if s.is_empty() {
+                return Err(InputError::new(format!("`{key}` must hold at least one digit")));
+            }
+            s.chars()
+                .enumerate()
+                .map(|(i, ch)| match ch {
+                    '0' => Ok(0),
+                    '1' => Ok(1),
+                    _ => Err(InputError::new(format!("`{key}`, character {i}: expected 0 or 1, got `{ch}`"))),
+                })
+                .collect()
+        };
+        Ok(Operands::new(&number("a")?, &number("b")?))
+    }
+    /// The sum as a digit string, most significant first, without leading zeros.
+    fn answer_json(a: &Vec<Digit>) -> Value {
+        Value::String(digits_text(a))
+    }
+    fn show(d: &Digit) -> String {
+        digit_char(*d).to_string()
+    }
+}
+
+fn digit_char(d: Digit) -> char {
+    char::from_digit(u32::from(d), 36).unwrap_or('?')
+}
+
+/// Digits given low to high as text, most significant first, without leading zeros ("0" for
+/// zero; empty for no digits).
+pub fn digits_text(low_to_high: &[Digit]) -> String {
+    let top = low_to_high.iter().rposition(|&d| d != 0).map_or(low_to_high.len().min(1), |k| k + 1);
+    low_to_high[..top].iter().rev().map(|&d| digit_char(d)).collect()
+}
+
+/// Scripted solution of addition: a policy on the control stream alone (SPEC §9).
+///
+/// | phase | head 1 | head 2 | op |
+/// |---|---|---|---|
+/// | `c_a` | F1 | F1 | N |
+/// | `c_b` | H1 | F1 | N |
+/// | `c_s`, `c_a_{t−1}` nop | H1 | H2 | A |
+/// | `c_s`, else | B1 | B1 | C if `c_a_{t−1}` carry, else A |
+///
+/// Writes zero control words and never uses the previous update.
+#[derive(Debug, Clone, Copy)]
+pub struct AdditionScript {
+    /// Carry of the step before, as the Controller passes it to the Bus (c_c).
+    carry: bool,
+}
+
+impl Policy for AdditionScript {
+    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+        let c = obs.input_controller;
+        let (present_a, sum) = (c[0] > 0.5, c[2] > 0.5);
+        let (carry, nop) = (obs.alu_prev[0] > 0.5, obs.alu_prev[2] > 0.5);
+        self.carry = carry;
+        out.write.fill(0.0);
+        let up = sum && !nop;
+        out.read_modes[0] = if present_a {
+            ReadMode::Forward(0)
+        } else if up {
+            ReadMode::Backward(0)
+        } else {
+            ReadMode::Halt(0)
+        };
+        out.read_modes[1] = if !sum {
+            ReadMode::Forward(0)
+        } else if up {
+            ReadMode::Backward(0)
+        } else {
+            ReadMode::Halt(1)
+        };
+    }
+    fn bus(&mut self, c_ib: &[f32], _read_now: &[f32]) -> BusDecision {
+        let op = if c_ib[2] < 0.5 {
+            OP_NOP
+        } else if self.carry {
+            OP_CARRY
+        } else {
+            OP_ADD
+        };
+        BusDecision { op, margin: 1.0 }
+    }
+}
