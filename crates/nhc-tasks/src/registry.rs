@@ -4,6 +4,7 @@ use crate::addition::Addition;
 use crate::arithmetic::Arithmetic;
 use crate::copy_family::{copy::Copy, duplicated::Duplicated, repeat_copy::RepeatCopy, reverse::Reverse};
 use crate::evaluate::{EvalReport, evaluate};
+use crate::sort::Sort;
 use crate::{InputError, Model, Task, sample_rng};
 use nhc_model::machine::RunLimits;
 use nhc_model::{Config, Learned, Machine, MemoryDecision, Policy, StepRecord};
@@ -244,13 +245,14 @@ fn check_level(level: usize) -> Result<(), TaskError> {
 
 static ADDITION: Entry<Addition> = Entry(PhantomData);
 static ARITHMETIC: Entry<Arithmetic> = Entry(PhantomData);
+static SORT: Entry<Sort> = Entry(PhantomData);
 static COPY: Entry<Copy> = Entry(PhantomData);
 static REVERSE: Entry<Reverse> = Entry(PhantomData);
 static REPEAT_COPY: Entry<RepeatCopy> = Entry(PhantomData);
 static DUPLICATED: Entry<Duplicated> = Entry(PhantomData);
 
 /// Every task, in the paper's table order.
-static ALL: &[&dyn AnyTask] = &[&ADDITION, &ARITHMETIC, &COPY, &REPEAT_COPY, &REVERSE, &DUPLICATED];
+static ALL: &[&dyn AnyTask] = &[&ADDITION, &SORT, &ARITHMETIC, &COPY, &REPEAT_COPY, &REVERSE, &DUPLICATED];
 
 /// Every task, in the paper's table order.
 pub fn all() -> &'static [&'static dyn AnyTask] {
@@ -279,6 +281,10 @@ macro_rules! with_task {
         match $name {
             "addition" => {
                 type $T = $crate::addition::Addition;
+                Ok($body)
+            }
+            "sort" => {
+                type $T = $crate::sort::Sort;
                 Ok($body)
             }
             "arithmetic" => {

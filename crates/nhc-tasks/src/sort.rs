@@ -1,0 +1,283 @@
+//! sort: ℓ+1 random 8-bit numbers (D = 8), output in ascending order (SPEC §9, paper
+//! Supplementary "Sort").
+//!
+//! Selection by repeated scans. The candidate head (read head 1) holds the smallest object found
+//! so far, the walker (read head 2) walks the temporal list; `C` compares them, `S` skips when
+//! either reads an object already output, and `O` outputs the candidate once the walker has passed
+//! the last object. The order comes only from the ALU's `compare` ([`SortModules`] takes it as a
+//! function, so a transfer swaps it together with the data).
+//!
+//! Conventions (docs/DESIGN.md, "sort"): the presentation is unscored, every sort-phase step is
+//! scored. One scan = the walker passes every object once, then one `O` step, at which the walker
+//! must read past the list. `compare(o1, o2)` true keeps the candidate, so among equal minima the
+//! first in the list is output first.
+
+use crate::{InputError, SampleRng, Task};
+use nhc_model::{
+    BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
+};
+use rand::RngExt;
+use std::fmt::Debug;
+
+/// ALU operation `C`: compare the two objects read.
+pub const OP_COMPARE: usize = 0;
+/// ALU operation `S`: skip.
+pub const OP_SKIP: usize = 1;
+/// ALU operation `O`: output the object read by head 1.
+pub const OP_OUTPUT: usize = 2;
+/// One object of the training task: an 8-bit binary number (D = 8).
+pub type Number = u8;
+
+/// A comparison the ALU sorts by: `compare(o1, o2)` (paper: `lessEqual` for training).
+pub type Compare<D> = fn(&D, &D) -> bool;
+
+/// `compare` of the training task: `o1 ≤ o2`, ascending order.
+pub fn less_equal(o1: &Number, o2: &Number) -> bool {
+    o1 <= o2
+}
+
+/// sort's config: L_C = 6, C = 4, h_w = 1, h_r = 2, L_B = 3; ALU feedback on (|c_a| = 4); Bus
+/// feedback off, because `c_b_{t−1} = [1 − s − o, s, o]` is already in `c_a_{t−1}`; free gates off
+/// (paper, "Modules Instantiations"); previous update and ancestry on.
+pub fn config() -> Config {
+    Config {
+        input_controller: 4,
+        input_memory: 4,
+        input_bus: 4,
+        controller: 6,
+        word: 4,
+        write_heads: 1,
+        read_heads: 2,
+        ops: 3,
+        alu_feedback: 4,
+        bus_feedback: false,
+        free_gates: false,
+        previous_update: true,
+        ancestry: true,
+    }
+}
+
+/// Input and ALU of sort (paper, Supplementary "Sort"), generic over the objects and their
+/// `compare`. Input presents the objects with `[c_f, c_e, c_l, 0]`, then sends `[0, 0, 0, 1]`
+/// with `d_i = 0` (`D::default()`) until the ALU has output every object; the ALU returns
+/// `d_out = o1` and `c_a = [cmp, 1 − cmp, s, o]` with `cmp = compare(o1, o2)` on every operation.
+#[derive(Debug, Clone)]
+pub struct SortModules<D> {
+    items: Vec<D>,
+    compare: Compare<D>,
+    next: usize,
+    outputs: Vec<D>,
+}
+
+impl<D: Clone> SortModules<D> {
+    pub fn new(items: &[D], compare: Compare<D>) -> Self {
+        SortModules { items: items.to_vec(), compare, next: 0, outputs: Vec::with_capacity(items.len()) }
+    }
+    fn sort_phase(&self) -> bool {
+        self.next > self.items.len()
+    }
+    /// Objects output with `O` in the sort phase, in order.
+    pub fn outputs(&self) -> &[D] {
+        &self.outputs
+    }
+}
+
+impl<D: Clone + Default + PartialEq + Debug> DataModules for SortModules<D> {
+    type Data = D;
+
+    fn input(&mut self, _d_out_prev: Option<&D>, s: &mut Signals) -> Option<D> {
+        let n = self.items.len();
+        let k = self.next;
+        let (signals, d_i) = if k < n {
+            let (first, last) = (k == 0, k + 1 == n);
+            ([flag(first), flag(!first && !last), flag(last), 0.0], self.items[k].clone())
+        } else {
+            if self.outputs.len() >= n {
+                return None; // T_s outputs: the stop rule
+            }
+            ([0.0, 0.0, 0.0, 1.0], D::default())
+        };
+        self.next = (k + 1).min(n + 1);
+        s.set_all(&signals);
+        Some(d_i)
+    }
+
+    fn alu(&mut self, reads: &[D], op: usize, feedback: &mut [f32]) -> D {
+        let o1 = &reads[0];
+        let cmp = (self.compare)(o1, &reads[1]);
+        feedback.copy_from_slice(&[flag(cmp), flag(!cmp), flag(op == OP_SKIP), flag(op == OP_OUTPUT)]);
+        if op == OP_OUTPUT && self.sort_phase() {
+            self.outputs.push(o1.clone());
+        }
+        o1.clone()
+    }
+
+    fn phase(&self) -> &'static str {
+        if self.sort_phase() { "sort" } else { "input" }
+    }
+}
+
+fn flag(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
+/// The expected trace (SPEC §5) of selection by repeated scans over `items` under `compare`.
+///
+/// The presentation (one step per object) is unscored. Scan 1 starts with the candidate on the
+/// first object and the walker on the second; every later scan starts with both on the first
+/// object. At each step, with candidate `c` and walker `w`:
+/// - walker past the last object: `O`, expected `[c, 0]`, where `0` = `D::default()` is the data
+///   word of every sort-phase location (the walker has stepped off the list); `c` is then output;
+/// - `c` or `w` already output: `S`, expected `[c, w]`, or `[–, w]` when `c` is already output;
+/// - else `C`, expected `[c, w]`.
+///
+/// The candidate moves to the walker's object when it was already output, or when `C` found
+/// `compare(c, w)` false. The run ends with the `O` of the last object.
+pub fn trace<D: Clone + Default + PartialEq>(items: &[D], compare: Compare<D>) -> Trace<D> {
+    let n = items.len();
+    let mut t = Trace::new(2);
+    (0..n).for_each(|_| t.push_unscored());
+    let mut output = vec![false; n];
+    let (mut c, mut w) = (0, 1);
+    for done in 1..=n {
+        while w < n {
+            let (x_c, x_w) = (&items[c], &items[w]);
+            if output[c] || output[w] {
+                t.push(OP_SKIP, &[(!output[c]).then(|| x_c.clone()), Some(x_w.clone())]);
+                if output[c] {
+                    c = w;
+                }
+            } else {
+                t.push(OP_COMPARE, &[Some(x_c.clone()), Some(x_w.clone())]);
+                if !compare(x_c, x_w) {
+                    c = w;
+                }
+            }
+            w += 1;
+        }
+        debug_assert!(!output[c], "a scan ends on an object not yet output");
+        t.push(OP_OUTPUT, &[Some(items[c].clone()), Some(D::default())]);
+        output[c] = true;
+        if done < n {
+            (c, w) = (0, 0);
+        }
+    }
+    t
+}
+
+/// sort (SPEC §9).
+pub struct Sort;
+
+impl Task for Sort {
+    type Data = Number;
+    type Sample = Vec<Number>;
+    type Answer = Vec<Number>;
+    type Modules = SortModules<Number>;
+    type Scripted = SortScript;
+    const NAME: &'static str = "sort";
+    const OPS: &'static [&'static str] = &["C", "S", "O"];
+
+    fn config() -> Config {
+        config()
+    }
+    /// Level ℓ: ℓ+1 uniform 8-bit numbers (repeats possible).
+    fn sample(level: usize, rng: &mut SampleRng) -> Vec<Number> {
+        (0..=level).map(|_| rng.random_range(0..=Number::MAX)).collect()
+    }
+    fn modules(s: &Vec<Number>) -> SortModules<Number> {
+        SortModules::new(s, less_equal)
+    }
+    fn trace(s: &Vec<Number>) -> Trace<Number> {
+        trace(s, less_equal)
+    }
+    fn reference(s: &Vec<Number>) -> Vec<Number> {
+        let mut sorted = s.clone();
+        sorted.sort_unstable();
+        sorted
+    }
+    fn answer(m: &SortModules<Number>) -> Vec<Number> {
+        m.outputs().to_vec()
+    }
+    fn scripted() -> SortScript {
+        SortScript
+    }
+    /// A non-empty JSON array of integers 0–255 (one number is a valid list).
+    fn parse_input(v: &serde_json::Value) -> Result<Vec<Number>, InputError> {
+        let arr = v.as_array().ok_or_else(|| InputError::new("expected a JSON array of integers 0–255"))?;
+        if arr.is_empty() {
+            return Err(InputError::new("the list must hold at least one number"));
+        }
+        arr.iter()
+            .enumerate()
+            .map(|(i, x)| match (x.as_u64(), x.as_i64()) {
+                (Some(u), _) => Number::try_from(u)
+                    .map_err(|_| InputError::new(format!("number {i} is {u}, out of the range 0–255"))),
+                (None, Some(neg)) => {
+                    Err(InputError::new(format!("number {i} is {neg}, out of the range 0–255")))
+                }
+                _ => Err(InputError::new(format!("number {i} must be an integer 0–255, got {x}"))),
+            })
+            .collect()
+    }
+    fn answer_json(a: &Vec<Number>) -> serde_json::Value {
+        a.clone().into()
+    }
+    fn show(d: &Number) -> String {
+        d.to_string()
+    }
+}
+
+/// Control-word flags of the scripted solution: `[object, output, 0, 0]`.
+const WORD_OBJECT: usize = 0;
+const WORD_OUTPUT: usize = 1;
+
+/// Scripted solution of sort. Control words `[object, output, 0, 0]`: the presentation writes
+/// `[1, 0, 0, 0]`, the sort phase `[0, 0, 0, 0]`, so the walker stepping `F` from the last object
+/// reaches the sort phase's first write (`object = 0`) and the Bus outputs. The step after an `O`
+/// marks the output object (`ĝ_1 = 1`, `v̂_1 = [0, 1, 0, 0]`, `ê_1 = 0` on the candidate's location
+/// of `t−1`) and sends both heads back with `P` to the first object: during the presentation both
+/// heads stay on it (`H`), so it is every object's ancestry parent, and the parent of the sort
+/// phase's first write. In between, the walker moves `F` and the candidate stays (`H_1`) or jumps
+/// to the walker's last object (`H_2`) when it reads an object already output or after a `C` with
+/// `cmp = 0` (from `c_a_{t−1}`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SortScript;
+
+impl Policy for SortScript {
+    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+        let sorting = obs.input_controller[3] > 0.5;
+        out.write.fill(0.0);
+        out.write[WORD_OBJECT] = flag(obs.input_memory[3] < 0.5);
+        out.prev_write.fill(0.0);
+        out.prev_erase.fill(0.0);
+        out.prev_gate.fill(false);
+        let [_, walker_smaller, skipped, output] = [0, 1, 2, 3].map(|k| obs.alu_prev[k] > 0.5);
+        out.read_modes.copy_from_slice(&if !sorting {
+            [ReadMode::Halt(0), ReadMode::Halt(0)]
+        } else if output {
+            out.prev_gate[0] = true;
+            out.prev_write[WORD_OUTPUT] = 1.0;
+            [ReadMode::Parent(0), ReadMode::Parent(0)]
+        } else {
+            let candidate_output = obs.read_prev[WORD_OUTPUT] > 0.5;
+            let compared_smaller = !skipped && walker_smaller;
+            let candidate =
+                if candidate_output || compared_smaller { ReadMode::Halt(1) } else { ReadMode::Halt(0) };
+            [candidate, ReadMode::Forward(0)]
+        });
+    }
+
+    fn bus(&mut self, c_ib: &[f32], read_now: &[f32]) -> BusDecision {
+        let (candidate, walker) = read_now.split_at(4);
+        let op = if c_ib[3] < 0.5 {
+            OP_SKIP // presentation: unscored, nothing to do
+        } else if walker[WORD_OBJECT] < 0.5 {
+            OP_OUTPUT
+        } else if candidate[WORD_OUTPUT] > 0.5 || walker[WORD_OUTPUT] > 0.5 {
+            OP_SKIP
+        } else {
+            OP_COMPARE
+        };
+        BusDecision { op, margin: 1.0 }
+    }
+}
