@@ -168,8 +168,8 @@ fn real_main() -> Result<()> {
             let (rows, report) = task.trace(&model, &source)?;
             print_trace(task, &rows, json, words)?;
             if !json {
-                println!("answer: {}", report.output);
-                println!("{}", if report.correct { "correct" } else { "WRONG" });
+                let verdict = if report.correct { "correct" } else { "WRONG" };
+                emit(&format!("answer: {}\n{verdict}\n", report.output))?;
             }
         }
         Command::Train { task, seed, out, config, max_iterations, resume, quiet } => match resume {
@@ -211,41 +211,52 @@ fn print_trace(
     json: bool,
     words: bool,
 ) -> Result<()> {
+    use std::fmt::Write as _;
+    let mut text = String::new();
     if json {
         for r in rows {
-            println!("{}", serde_json::to_string(r)?);
+            writeln!(text, "{}", serde_json::to_string(r)?)?;
         }
-        return Ok(());
+        return emit(&text);
     }
     let heads = task.config().read_heads;
-    print!("{:>6}  {:<8} {:>6}", "step", "phase", "write");
+    write!(text, "{:>6}  {:<8} {:>6}", "step", "phase", "write")?;
     for j in 1..=heads {
-        print!("  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"));
+        write!(text, "  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"))?;
     }
-    print!("  op  score  gates   ");
+    write!(text, "  op  score  gates   ")?;
     if words {
-        print!("  written v / read c_m per head");
+        write!(text, "  written v / read c_m per head")?;
     }
-    println!();
+    writeln!(text)?;
     for r in rows {
         let written: Vec<String> = r.written.iter().map(|w| w.to_string()).collect();
-        print!("{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","));
+        write!(text, "{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","))?;
         for (mode, loc, data) in &r.reads {
-            print!("  {mode:>4} {loc:>6} {data:<8}");
+            write!(text, "  {mode:>4} {loc:>6} {data:<8}")?;
         }
         let score = match r.correct {
             Some(true) => "ok",
             Some(false) => "WRONG",
             None => "",
         };
-        print!("  {:<3} {score:<6} {:<8}", r.op, gates(&r.control));
+        write!(text, "  {:<3} {score:<6} {:<8}", r.op, gates(&r.control))?;
         if words {
             let all = r.control.written.iter().chain(&r.control.read);
-            print!("  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "));
+            write!(text, "  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "))?;
         }
-        println!();
+        writeln!(text)?;
     }
-    Ok(())
+    emit(&text)
+}
+
+/// Writes to stdout; a reader that stops early (`nhc trace … | head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
 }
 
 /// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.

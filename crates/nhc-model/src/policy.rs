@@ -31,7 +31,8 @@ pub struct BusDecision {
 /// Anything that drives the algorithmic side of the NHC: the learned modules or a task's
 /// scripted solution. Both see only the control stream.
 pub trait Policy {
-    /// Controller and memory interface: fills `out` from what the modules see.
+    /// Controller and memory interface: fills `out` from what the modules see. `out` is reused
+    /// across steps, so a field not set keeps last step's value: set every field used.
     fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision);
     /// Bus: picks the ALU operation from c_ib and this step's control reads c_m
     /// (and whatever [`Policy::memory`] computed this step, i.e. c_c).

@@ -11,7 +11,7 @@ pub struct TrainConfig {
     pub batch: usize,
     /// Offspring per iteration P (paper: 20).
     pub population: usize,
-    /// Learning rate α (paper: 0.01; ours 0.03, docs/DESIGN.md).
+    /// Learning rate α (paper: 0.01).
     pub learning_rate: f64,
     /// Fixed search std σ (paper: 0.1).
     pub sigma: f64,
@@ -55,7 +55,7 @@ impl Default for TrainConfig {
         TrainConfig {
             batch: 32,
             population: 20,
-            learning_rate: 0.03,
+            learning_rate: 0.01,
             sigma: 0.1,
             weight_decay: 0.9995,
             max_iterations: 20_000,
