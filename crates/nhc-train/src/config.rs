@@ -46,7 +46,7 @@ pub struct TrainConfig {
     /// solve `check_samples` fresh samples of this level, or the lineage is dropped and the run
     /// restarts. 0 = no check. Default 50 (5 × the longest curriculum level).
     pub check_level: usize,
-    /// Samples of the generalization check (default 50).
+    /// Samples of the generalization check (default 200).
     pub check_samples: usize,
 }
 
@@ -70,7 +70,7 @@ impl Default for TrainConfig {
             gate_bias: 0.0,
             mirrored: true,
             check_level: 50,
-            check_samples: 50,
+            check_samples: 200,
         }
     }
 }

@@ -22,16 +22,17 @@ fn bits(theta: &[f32]) -> Vec<u32> {
     theta.iter().map(|x| x.to_bits()).collect()
 }
 
-/// CI smoke test: with the default hyperparameters, seed 4 learns copy through all 11 levels
-/// (measured: finished at iteration 11 434 with 184 learning iterations, its check 50/50).
+/// CI smoke test: with the default hyperparameters, seed 2 learns copy through all 11 levels
+/// and passes the generalization check (measured: finished at iteration 14 022 with 522
+/// learning iterations).
 #[test]
 fn copy_learns_all_levels_from_scratch() {
-    let (t, logs) = run(TrainConfig::default(), 4, 15_000);
+    let (t, logs) = run(TrainConfig::default(), 2, 17_000);
     let s = t.summary();
     assert!(s.finished, "{s:?}");
     assert_eq!(s.last_level_solved, 11);
     let check = logs.last().and_then(|l| l.check).expect("a finished run ends with its check");
-    assert_eq!((check.level, check.solved, check.samples), (50, 50, 50));
+    assert_eq!((check.level, check.solved, check.samples), (50, 200, 200));
     assert!(s.learning_iterations < 1000, "{s:?}");
 }
 
