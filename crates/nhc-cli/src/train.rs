@@ -15,8 +15,10 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Iterations between checkpoints.
+/// Iterations between checkpoints, at the least...
 const CHECKPOINT_EVERY: u64 = 250;
+/// ...and seconds: each checkpoint is an fsync, which fast runs would otherwise wait on.
+const CHECKPOINT_SECONDS: f64 = 1.0;
 
 /// What a new run is asked to do.
 pub struct NewRun {
@@ -112,9 +114,10 @@ fn save_checkpoint<T: Task>(
     trainer: &Trainer<T>,
     dir: &Path,
     seconds: f64,
-    log: &mut std::fs::File,
+    log: &mut std::io::BufWriter<std::fs::File>,
 ) -> Result<()> {
-    log.sync_data()?;
+    log.flush()?;
+    log.get_ref().sync_data()?;
     let cp = Checkpoint { state: trainer.state().clone(), seconds };
     write_atomic(&dir.join("checkpoint.json"), serde_json::to_string(&cp)?.as_bytes())?;
     Ok(())
@@ -124,10 +127,14 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
     let state = trainer.state();
     let config_json = serde_json::json!({ "task": T::NAME, "seed": state.seed, "train": state.config });
     write_atomic(&dir.join("config.json"), serde_json::to_string_pretty(&config_json)?.as_bytes())?;
-    let mut log = std::fs::OpenOptions::new().append(true).create(true).open(dir.join("metrics.jsonl"))?;
+    // Buffered: lines after the last checkpoint are dropped on resume anyway.
+    let mut log = std::io::BufWriter::new(
+        std::fs::OpenOptions::new().append(true).create(true).open(dir.join("metrics.jsonl"))?,
+    );
     let start = Instant::now();
     let elapsed = |start: &Instant| seconds_before + start.elapsed().as_secs_f64();
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+    let mut last_save = Instant::now();
 
     let bar = ProgressBar::new(trainer.config().max_iterations);
     if quiet {
@@ -166,8 +173,11 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
                 l.iteration, l.level, l.fitness_raw, streak, l.restarts
             ));
         }
-        if l.iteration.is_multiple_of(CHECKPOINT_EVERY) {
+        if l.iteration.is_multiple_of(CHECKPOINT_EVERY)
+            && last_save.elapsed().as_secs_f64() >= CHECKPOINT_SECONDS
+        {
             save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+            last_save = Instant::now();
         }
     }
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;

@@ -174,8 +174,10 @@ struct Scored {
 /// Scores θ on every sample, in parallel, results in sample order.
 fn score_all<T: Task>(model: &Config, theta: &[f32], samples: &[T::Sample]) -> Vec<Scored> {
     let base = learned(model, theta.to_vec());
+    // At least 8 samples per job: short samples cost less than handing them to a thread.
     samples
         .par_iter()
+        .with_min_len(8)
         .map_init(
             || (Machine::<T::Data>::new(model), base.clone()),
             |(machine, policy), sample| score::<T>(policy.as_mut(), machine, sample),
