@@ -1,6 +1,6 @@
 """Copies into models/ the model of the lowest seed per task that finished training and solved
-every sample at levels 100, 500 and 1000 (a results file of scripts/sweep.sh, default
-results/copy_family.jsonl; runs/TASK-SEED/model.json)."""
+every sample at levels 100, 500 and 1000, from a results file of scripts/sweep.sh (default
+results/copy_family.jsonl; each line's "dir" is its run directory)."""
 import json, shutil, sys
 
 results = sys.argv[1] if len(sys.argv) > 1 else "results/copy_family.jsonl"
@@ -11,6 +11,7 @@ for line in open(results):
     perfect = all(e["solved"] == e["samples"] for e in r["eval"].values())
     if s["finished"] and perfect and s["task"] not in picked:
         picked[s["task"]] = s["seed"]
-        shutil.copy(f"runs/{s['task']}-{s['seed']}/model.json", f"models/{s['task']}.json")
+        run = r.get("dir", f"runs/{s['task']}-{s['seed']}")
+        shutil.copy(f"{run}/model.json", f"models/{s['task']}.json")
 for task, seed in picked.items():
-    print(f"models/{task}.json <- runs/{task}-{seed}/model.json")
+    print(f"models/{task}.json <- seed {seed}")

@@ -8,6 +8,7 @@ use nhc_tasks::{Model, find};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
+mod sweep;
 mod train;
 
 #[derive(Parser)]
@@ -90,6 +91,29 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+    },
+    /// Train every run of some tasks (seeds 1..=runs, several at a time, resumable) and
+    /// evaluate each at the test levels; writes DIR/sweep.jsonl.
+    Sweep {
+        /// Task names, comma-separated, or `all`.
+        #[arg(long, value_delimiter = ',', required = true)]
+        tasks: Vec<String>,
+        #[arg(long, default_value_t = 15)]
+        runs: u64,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Runs trained at the same time (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Test levels, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "10,100,500,1000")]
+        levels: Vec<usize>,
+        /// Samples per test level.
+        #[arg(long, default_value_t = 50)]
+        samples: usize,
+        /// Hyperparameters (TOML) for every run.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
     },
     /// Measure model steps per second (learned modules on random θ, and the scripted solution).
     Bench {
@@ -175,10 +199,7 @@ fn real_main() -> Result<()> {
         Command::Train { task, seed, out, config, max_iterations, resume, quiet } => match resume {
             Some(dir) => train::resume(&dir, quiet)?,
             None => {
-                let mut cfg = match config {
-                    Some(path) => train::load_config(&path)?,
-                    None => nhc_train::TrainConfig::default(),
-                };
+                let mut cfg = train::config_or_default(config.as_deref())?;
                 if let Some(m) = max_iterations {
                     cfg.max_iterations = m;
                 }
@@ -189,6 +210,20 @@ fn real_main() -> Result<()> {
                 train::start(train::NewRun { task, seed, out, config: cfg }, quiet)?
             }
         },
+        Command::Sweep { tasks, runs, out, jobs, levels, samples, config } => {
+            let config = train::config_or_default(config.as_deref())?;
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            sweep::run(sweep::Sweep {
+                tasks,
+                runs,
+                out,
+                jobs,
+                levels,
+                samples,
+                eval_seed: sweep::EVAL_SEED,
+                config,
+            })?
+        }
         Command::Bench { tasks, level, repeat } => bench(&tasks, level, repeat.max(1))?,
     }
     Ok(())

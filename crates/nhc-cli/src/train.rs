@@ -54,6 +54,11 @@ struct SummaryFile {
     steps_per_second: f64,
 }
 
+/// The config in `path` (TOML), or the defaults.
+pub fn config_or_default(path: Option<&Path>) -> Result<TrainConfig> {
+    path.map_or_else(|| Ok(TrainConfig::default()), load_config)
+}
+
 /// Reads a TrainConfig from a TOML file.
 pub fn load_config(path: &Path) -> Result<TrainConfig> {
     let text =

@@ -176,3 +176,55 @@ fn committed_models_solve_level_100() {
         assert_eq!(v["solved"], 50, "{task}: {v}");
     }
 }
+
+/// `nhc sweep` trains and evaluates every run, writes one line per run, and a second call
+/// finds everything done and changes nothing.
+#[test]
+fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let config = dir.path().join("quick.toml");
+    std::fs::write(
+        &config,
+        "levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\ncheck_level = 5\ncheck_samples = 20\n",
+    )?;
+    let out = dir.path().join("sweep");
+    let args = [
+        "sweep",
+        "--tasks",
+        "copy",
+        "--runs",
+        "2",
+        "--jobs",
+        "2",
+        "--levels",
+        "5,20",
+        "--samples",
+        "10",
+        "--config",
+        config.to_str().ok_or("path")?,
+        "--out",
+        out.to_str().ok_or("path")?,
+    ];
+    let first = nhc(&args);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let lines = std::fs::read_to_string(out.join("sweep.jsonl"))?;
+    let runs: Vec<Value> = lines.lines().map(serde_json::from_str).collect::<Result<_, _>>()?;
+    assert_eq!(runs.len(), 2);
+    for (r, seed) in runs.iter().zip(1..) {
+        assert_eq!(
+            (r["summary"]["task"].as_str(), r["summary"]["seed"].as_u64()),
+            (Some("copy"), Some(seed))
+        );
+        assert_eq!(r["eval"]["5"]["samples"], 10);
+        assert_eq!(r["eval"]["20"]["level"], 20);
+    }
+    let eval_before = std::fs::read(out.join("copy-1/eval.json"))?;
+    let metrics_before = std::fs::read(out.join("copy-1/metrics.jsonl"))?;
+    let second = nhc(&args);
+    assert!(second.status.success());
+    assert_eq!(std::fs::read(out.join("copy-1/eval.json"))?, eval_before);
+    assert_eq!(std::fs::read(out.join("copy-1/metrics.jsonl"))?, metrics_before);
+    assert_eq!(std::fs::read_to_string(out.join("sweep.jsonl"))?, lines);
+    fails_with(&["sweep", "--tasks", "nope", "--out", out.to_str().ok_or("path")?], "unknown task `nope`");
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! `nhc sweep`: trains every run of a list of tasks (seeds 1..=runs), several runs at a time,
+//! then evaluates each at the test levels (SPEC §8). Resumable: a finished run (summary.json)
+//! is not trained again, an interrupted one resumes from its checkpoint, an evaluated one
+//! (eval.json) is not evaluated again.
+//!
+//! Layout: `DIR/TASK-SEED/` is a `nhc train` run directory plus `eval.json`; `DIR/sweep.jsonl`
+//! holds one line per run, `{"dir": …, "summary": …, "eval": {"LEVEL": EvalReport, …}}`.
+
+use crate::train;
+use anyhow::{Context, Result, bail};
+use nhc_tasks::model::write_atomic;
+use nhc_tasks::{Model, find};
+use nhc_train::TrainConfig;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What to sweep.
+pub struct Sweep {
+    /// Task names, or `all`.
+    pub tasks: Vec<String>,
+    pub runs: u64,
+    pub out: PathBuf,
+    /// Runs trained at the same time, each on one thread (results do not depend on it).
+    pub jobs: usize,
+    /// Test levels.
+    pub levels: Vec<usize>,
+    pub samples: usize,
+    /// Seed of the evaluation samples (never a training seed's samples).
+    pub eval_seed: u64,
+    pub config: TrainConfig,
+}
+
+/// The evaluation seed used by `nhc sweep` unless told otherwise.
+pub const EVAL_SEED: u64 = 1000;
+
+pub fn run(s: Sweep) -> Result<()> {
+    if s.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    if s.levels.contains(&0) {
+        bail!("test levels must be at least 1");
+    }
+    let tasks: Vec<String> = if s.tasks.iter().any(|t| t == "all") {
+        nhc_tasks::names().into_iter().map(String::from).collect()
+    } else {
+        s.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
+    };
+    s.config.check()?;
+    std::fs::create_dir_all(&s.out).with_context(|| format!("cannot create {}", s.out.display()))?;
+    let jobs: Vec<(String, u64)> =
+        tasks.iter().flat_map(|t| (1..=s.runs).map(move |seed| (t.clone(), seed))).collect();
+    let next = AtomicUsize::new(0);
+    let errors = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..s.jobs.max(1) {
+            scope.spawn(|| {
+                let report = |msg: String| {
+                    if let Ok(mut v) = errors.lock() {
+                        v.push(msg);
+                    }
+                };
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(p) => p,
+                    Err(e) => return report(format!("thread pool: {e}")),
+                };
+                while let Some((task, seed)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    if let Err(e) = pool.install(|| one(&s, task, *seed)) {
+                        report(format!("{task} seed {seed}: {e:#}"));
+                    }
+                }
+            });
+        }
+    });
+    let errors = errors.into_inner().unwrap_or_default();
+    if !errors.is_empty() {
+        bail!("{} run(s) failed:\n{}", errors.len(), errors.join("\n"));
+    }
+    let mut lines = String::new();
+    for (task, seed) in &jobs {
+        let dir = run_dir(&s.out, task, *seed);
+        let summary = read_json(&dir.join("summary.json"))?;
+        let eval = read_json(&dir.join("eval.json"))?;
+        let line = serde_json::json!({ "dir": dir, "summary": summary, "eval": eval });
+        lines.push_str(&serde_json::to_string(&line)?);
+        lines.push('\n');
+    }
+    write_atomic(&s.out.join("sweep.jsonl"), lines.as_bytes())?;
+    println!("{} runs: {}", jobs.len(), s.out.join("sweep.jsonl").display());
+    Ok(())
+}
+
+fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
+    out.join(format!("{task}-{seed}"))
+}
+
+fn read_json(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))
+}
+
+/// Trains (or resumes, or skips) one run, then evaluates it at every test level.
+fn one(s: &Sweep, task: &str, seed: u64) -> Result<()> {
+    let dir = run_dir(&s.out, task, seed);
+    if !dir.join("summary.json").exists() {
+        if dir.join("checkpoint.json").exists() {
+            train::resume(&dir, true)?;
+        } else {
+            let run =
+                train::NewRun { task: task.to_string(), seed, out: dir.clone(), config: s.config.clone() };
+            train::start(run, true)?;
+        }
+    }
+    let eval_path = dir.join("eval.json");
+    let mut eval = match eval_path.exists() {
+        true => read_json(&eval_path)?.as_object().cloned().unwrap_or_default(),
+        false => Map::new(),
+    };
+    let t = find(task)?;
+    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), t)?;
+    for &level in &s.levels {
+        let key = level.to_string();
+        if eval.contains_key(&key) {
+            continue;
+        }
+        let report = t.evaluate(&model, level, s.samples, s.eval_seed)?;
+        eval.insert(key, serde_json::to_value(&report)?);
+        write_atomic(&eval_path, serde_json::to_string_pretty(&eval)?.as_bytes())?;
+    }
+    Ok(())
+}
