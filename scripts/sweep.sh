@@ -2,7 +2,8 @@
 # Usage: scripts/sweep.sh NAME "TASKS" [RUNS]
 # `nhc sweep` of TASKS (space-separated) with seeds 1..RUNS (default 5) into runs/NAME (resumable:
 # finished runs are skipped, interrupted ones resume), evaluated at levels 100, 500 and 1000 with
-# 50 samples each; copies the per-run lines to results/NAME.jsonl and writes results/NAME.md.
+# 50 samples each; copies the per-run lines to results/NAME.jsonl and writes the report
+# (`nhc report`) to results/NAME.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1; tasks=$2; runs=${3:-5}
@@ -10,5 +11,5 @@ cargo build --release -q
 ./target/release/nhc sweep --tasks "${tasks// /,}" --runs "$runs" --out "runs/$name" --levels 100,500,1000 > /dev/null
 mkdir -p results
 cp "runs/$name/sweep.jsonl" "results/$name.jsonl"
-python3 scripts/results_table.py "results/$name.jsonl" > "results/$name.md"
+./target/release/nhc report "results/$name.jsonl" > /dev/null
 cat "results/$name.md"

@@ -8,6 +8,7 @@ use nhc_tasks::{Model, find};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
+mod report;
 mod sweep;
 mod train;
 
@@ -115,6 +116,9 @@ enum Command {
         #[arg(long)]
         config: Option<std::path::PathBuf>,
     },
+    /// The paper's Table 1 rows (ours beside the paper's) from a sweep directory, as Markdown;
+    /// also written to DIR/report.md.
+    Report { dir: std::path::PathBuf },
     /// Measure model steps per second (learned modules on random θ, and the scripted solution).
     Bench {
         /// Tasks to measure (default: all).
@@ -224,6 +228,7 @@ fn real_main() -> Result<()> {
                 config,
             })?
         }
+        Command::Report { dir } => print!("{}", report::report(&dir)?),
         Command::Bench { tasks, level, repeat } => bench(&tasks, level, repeat.max(1))?,
     }
     Ok(())

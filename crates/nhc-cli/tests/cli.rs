@@ -226,5 +226,14 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     assert_eq!(std::fs::read(out.join("copy-1/metrics.jsonl"))?, metrics_before);
     assert_eq!(std::fs::read_to_string(out.join("sweep.jsonl"))?, lines);
     fails_with(&["sweep", "--tasks", "nope", "--out", out.to_str().ok_or("path")?], "unknown task `nope`");
+
+    let report = nhc(&["report", out.to_str().ok_or("path")?]);
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    let text = String::from_utf8(report.stdout)?;
+    assert_eq!(std::fs::read_to_string(out.join("report.md"))?, text);
+    let finished = runs.iter().filter(|r| r["summary"]["finished"] == true).count();
+    assert!(text.contains(&format!("| copy | 2 | {finished} | ")), "{text}");
+    assert!(text.contains("| 814 |"), "the paper's median beside ours: {text}");
+    fails_with(&["report", dir.path().to_str().ok_or("path")?], "sweep directory");
     Ok(())
 }

@@ -1,0 +1,197 @@
+//! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (SPEC §8, §11), as
+//! Markdown, with the paper's numbers beside ours.
+
+use anyhow::{Context, Result, bail};
+use nhc_tasks::model::write_atomic;
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The paper's median learning iterations and share of perfect runs at levels 100 / 500 / 1000
+/// (SPEC §11; the paper gives one share for all three levels).
+const PAPER: &[(&str, u32, &str)] = &[
+    ("search", 3132, "100 %"),
+    ("plan", 3615, "100 %"),
+    ("search+", 4723, "100 %"),
+    ("plan+", 5480, "100 %"),
+    ("addition", 2211, "80 %"),
+    ("sort", 9016, "73.3 %"),
+    ("arithmetic", 1234, "100 %"),
+    ("copy", 814, "93.3 %"),
+    ("repeatCopy", 876, "80 %"),
+    ("reverse", 781, "100 %"),
+    ("duplicated", 1179, "100 %"),
+];
+
+/// One run of a sweep: its summary and its evaluations by level.
+struct Run {
+    task: String,
+    summary: Value,
+    learning_iterations: f64,
+    last_learned: f64,
+    last_solved: f64,
+    finished: bool,
+    eval: serde_json::Map<String, Value>,
+}
+
+fn parse(line: &str) -> Result<Run> {
+    let v: Value = serde_json::from_str(line)?;
+    let s = &v["summary"];
+    let num = |k: &str| s[k].as_f64().with_context(|| format!("summary without `{k}`"));
+    Ok(Run {
+        task: s["task"].as_str().context("summary without `task`")?.to_string(),
+        summary: s.clone(),
+        learning_iterations: num("learning_iterations")?,
+        last_learned: num("last_level_learned")?,
+        last_solved: num("last_level_solved")?,
+        finished: s["finished"].as_bool().unwrap_or(false),
+        eval: v["eval"].as_object().cloned().unwrap_or_default(),
+    })
+}
+
+/// Quantile `q` of sorted `v`, linear between order statistics (Python's "inclusive").
+fn quantile(v: &[f64], q: f64) -> f64 {
+    let pos = (v.len() - 1) as f64 * q;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+}
+
+/// "median (−a, +b)": the median and its distances to the quartiles, as in the paper.
+fn median_iqr(mut v: Vec<f64>) -> String {
+    v.sort_by(f64::total_cmp);
+    let (q1, m, q3) = (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75));
+    format!("{m:.0} (−{:.0}, +{:.0})", m - q1, q3 - m)
+}
+
+/// The Markdown report of a sweep: `path` is its directory (report in `DIR/report.md`) or a
+/// copy of its `sweep.jsonl` (report beside it, `.md` for `.jsonl`).
+pub fn report(path: &Path) -> Result<String> {
+    let (path, out_path) = if path.is_dir() {
+        (path.join("sweep.jsonl"), path.join("report.md"))
+    } else {
+        (path.to_path_buf(), path.with_extension("md"))
+    };
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!("cannot read {}: give a sweep directory or its sweep.jsonl", path.display())
+    })?;
+    let runs: Vec<Run> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| parse(l).with_context(|| format!("{} line {}", path.display(), i + 1)))
+        .collect::<Result<_>>()?;
+    if runs.is_empty() {
+        bail!("{} holds no runs", path.display());
+    }
+    let mut levels: Vec<usize> =
+        runs.iter().flat_map(|r| r.eval.keys().filter_map(|k| k.parse().ok())).collect();
+    levels.sort_unstable();
+    levels.dedup();
+
+    let mut md = String::new();
+    writeln!(
+        md,
+        "| task | runs | finished | learning iterations, median (to quartiles) | paper | last level learned, median | last level solved, median |"
+    )?;
+    writeln!(md, "|---|---:|---:|---|---:|---:|---:|")?;
+    let mut per_level = String::new();
+    write!(per_level, "| task |")?;
+    for l in &levels {
+        write!(per_level, " L{l} perfect runs | L{l} solved samples |")?;
+    }
+    writeln!(per_level, " paper perfect runs (L100–1000) |")?;
+    writeln!(per_level, "|---|{}---:|", "---:|---:|".repeat(levels.len()))?;
+
+    let names = nhc_tasks::names();
+    let mut tasks: Vec<&str> = runs.iter().map(|r| r.task.as_str()).collect();
+    tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
+    tasks.dedup();
+    for task in tasks {
+        let rs: Vec<&Run> = runs.iter().filter(|r| r.task == task).collect();
+        let paper = PAPER.iter().find(|p| p.0 == task);
+        let median = |f: fn(&Run) -> f64| {
+            let mut v: Vec<f64> = rs.iter().map(|r| f(r)).collect();
+            v.sort_by(f64::total_cmp);
+            quantile(&v, 0.5)
+        };
+        writeln!(
+            md,
+            "| {task} | {} | {} | {} | {} | {:.0} | {:.0} |",
+            rs.len(),
+            rs.iter().filter(|r| r.finished).count(),
+            median_iqr(rs.iter().map(|r| r.learning_iterations).collect()),
+            paper.map_or("–".to_string(), |p| p.1.to_string()),
+            median(|r| r.last_learned),
+            median(|r| r.last_solved),
+        )?;
+        write!(per_level, "| {task} |")?;
+        for l in &levels {
+            let evals: Vec<&Value> = rs.iter().filter_map(|r| r.eval.get(&l.to_string())).collect();
+            let count = |v: &Value, k: &str| v[k].as_u64().unwrap_or(0);
+            let perfect = evals.iter().filter(|e| count(e, "solved") == count(e, "samples")).count();
+            let (solved, samples): (u64, u64) =
+                evals.iter().fold((0, 0), |(a, b), e| (a + count(e, "solved"), b + count(e, "samples")));
+            let pct = |a: f64, b: f64| if b > 0.0 { format!("{:.1} %", 100.0 * a / b) } else { "–".into() };
+            write!(
+                per_level,
+                " {} | {} |",
+                pct(perfect as f64, evals.len() as f64),
+                pct(solved as f64, samples as f64)
+            )?;
+        }
+        writeln!(per_level, " {} |", paper.map_or("–", |p| p.2))?;
+    }
+    let mut each = String::new();
+    write!(
+        each,
+        "| task | seed | iterations | learning iterations | last level learned | last level solved | restarts (failed checks) | wall s |"
+    )?;
+    levels.iter().try_for_each(|l| write!(each, " solved L{l} |"))?;
+    writeln!(each, "\n|---|---:|---:|---:|---:|---:|---:|---:|{}", "---:|".repeat(levels.len()))?;
+    for r in &runs {
+        let s = &r.summary;
+        write!(
+            each,
+            "| {} | {} | {} | {} | {} | {} | {} ({}) | {:.1} |",
+            r.task,
+            s["seed"],
+            s["iterations"],
+            s["learning_iterations"],
+            s["last_level_learned"],
+            s["last_level_solved"],
+            s["restarts"],
+            s["failed_checks"].as_u64().unwrap_or(0),
+            s["wall_seconds"].as_f64().unwrap_or(0.0),
+        )?;
+        for l in &levels {
+            match r.eval.get(&l.to_string()) {
+                Some(e) => write!(each, " {}/{} |", e["solved"], e["samples"])?,
+                None => write!(each, " – |")?,
+            }
+        }
+        writeln!(each)?;
+    }
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+    let out = format!(
+        "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
+         iterations that updated θ; a run that hit the cap counts with the cap. Perfect run: every \
+         sample of the level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
+         ## Runs\n\n{each}",
+        runs.len()
+    );
+    write_atomic(&out_path, out.as_bytes())?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quartiles_match_the_inclusive_method() {
+        let v = [1.0, 2.0, 3.0, 4.0, 10.0];
+        assert_eq!((quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)), (2.0, 3.0, 4.0));
+        assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
+        assert_eq!(median_iqr(vec![10.0, 1.0, 4.0, 3.0, 2.0]), "3 (−1, +1)");
+    }
+}
