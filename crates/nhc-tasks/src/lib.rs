@@ -11,6 +11,7 @@ pub mod copy_family;
 pub mod evaluate;
 pub mod model;
 pub mod registry;
+pub mod search_plan;
 pub mod sort;
 
 use nhc_model::{Config, DataModules, Policy, Trace};

@@ -4,6 +4,7 @@ use crate::addition::Addition;
 use crate::arithmetic::Arithmetic;
 use crate::copy_family::{copy::Copy, duplicated::Duplicated, repeat_copy::RepeatCopy, reverse::Reverse};
 use crate::evaluate::{EvalReport, evaluate};
+use crate::search_plan::{Plan, PlanPlus, Search, SearchPlus};
 use crate::sort::Sort;
 use crate::{InputError, Model, Task, sample_rng};
 use nhc_model::machine::RunLimits;
@@ -243,6 +244,10 @@ fn check_level(level: usize) -> Result<(), TaskError> {
     if level == 0 { Err(TaskError::Level(level)) } else { Ok(()) }
 }
 
+static SEARCH: Entry<Search> = Entry(PhantomData);
+static PLAN: Entry<Plan> = Entry(PhantomData);
+static SEARCH_PLUS: Entry<SearchPlus> = Entry(PhantomData);
+static PLAN_PLUS: Entry<PlanPlus> = Entry(PhantomData);
 static ADDITION: Entry<Addition> = Entry(PhantomData);
 static ARITHMETIC: Entry<Arithmetic> = Entry(PhantomData);
 static SORT: Entry<Sort> = Entry(PhantomData);
@@ -252,7 +257,19 @@ static REPEAT_COPY: Entry<RepeatCopy> = Entry(PhantomData);
 static DUPLICATED: Entry<Duplicated> = Entry(PhantomData);
 
 /// Every task, in the paper's table order.
-static ALL: &[&dyn AnyTask] = &[&ADDITION, &SORT, &ARITHMETIC, &COPY, &REPEAT_COPY, &REVERSE, &DUPLICATED];
+static ALL: &[&dyn AnyTask] = &[
+    &SEARCH,
+    &PLAN,
+    &SEARCH_PLUS,
+    &PLAN_PLUS,
+    &ADDITION,
+    &SORT,
+    &ARITHMETIC,
+    &COPY,
+    &REPEAT_COPY,
+    &REVERSE,
+    &DUPLICATED,
+];
 
 /// Every task, in the paper's table order.
 pub fn all() -> &'static [&'static dyn AnyTask] {
@@ -279,6 +296,22 @@ pub fn find(name: &str) -> Result<&'static dyn AnyTask, TaskError> {
 macro_rules! with_task {
     ($name:expr, $T:ident => $body:expr) => {
         match $name {
+            "search" => {
+                type $T = $crate::search_plan::Search;
+                Ok($body)
+            }
+            "plan" => {
+                type $T = $crate::search_plan::Plan;
+                Ok($body)
+            }
+            "search+" => {
+                type $T = $crate::search_plan::SearchPlus;
+                Ok($body)
+            }
+            "plan+" => {
+                type $T = $crate::search_plan::PlanPlus;
+                Ok($body)
+            }
             "addition" => {
                 type $T = $crate::addition::Addition;
                 Ok($body)

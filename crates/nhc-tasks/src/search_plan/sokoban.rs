@@ -1,0 +1,199 @@
+//! Sokoban, the training world of the search-and-plan family (SPEC §9, paper Supplementary
+//! "Search & Plan"): an N × N grid enclosed by walls, each cell empty, wall, box or agent; the
+//! agent moves U, R, D, L and pushes a box ahead of it onto an empty cell. A move into a wall,
+//! or a push against a wall or another box, leaves the state unchanged.
+
+use super::{ACTIONS, World};
+use crate::SampleRng;
+use rand::RngExt;
+use std::fmt;
+
+/// One cell; the one-hot encoding follows this order: {empty, wall, box, agent}.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Cell {
+    #[default]
+    Empty = 0,
+    Wall = 1,
+    Box = 2,
+    Agent = 3,
+}
+
+impl Cell {
+    /// Text map character: `-` empty, `#` wall, `$` box, `@` agent.
+    pub fn symbol(self) -> char {
+        match self {
+            Cell::Empty => '-',
+            Cell::Wall => '#',
+            Cell::Box => '$',
+            Cell::Agent => '@',
+        }
+    }
+    fn from_symbol(c: char) -> Option<Cell> {
+        match c {
+            '-' | ' ' => Some(Cell::Empty),
+            '#' => Some(Cell::Wall),
+            '$' => Some(Cell::Box),
+            '@' => Some(Cell::Agent),
+            _ => None,
+        }
+    }
+}
+
+/// A world state: N × N cells, row 0 at the top.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board<const N: usize> {
+    cells: [[Cell; N]; N],
+}
+
+/// The training size: 6 × 6, so D = 6 · 6 · 4 = 144.
+pub type Board6 = Board<6>;
+
+impl<const N: usize> Default for Board<N> {
+    /// All cells empty (only a placeholder word; never a valid world).
+    fn default() -> Self {
+        Board { cells: [[Cell::Empty; N]; N] }
+    }
+}
+
+impl<const N: usize> fmt::Debug for Board<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.rows().join("/"))
+    }
+}
+
+/// Row and column offsets of U, R, D, L.
+const STEP: [(isize, isize); ACTIONS] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+impl<const N: usize> Board<N> {
+    /// Data word size D: a one-hot over {empty, wall, box, agent} per cell.
+    pub const D: usize = 4 * N * N;
+
+    pub fn cell(&self, r: usize, c: usize) -> Cell {
+        self.cells[r][c]
+    }
+    pub fn set(&mut self, r: usize, c: usize, cell: Cell) {
+        self.cells[r][c] = cell;
+    }
+    /// The agent's (row, column); `None` if the board has no agent.
+    pub fn agent(&self) -> Option<(usize, usize)> {
+        (0..N).flat_map(|r| (0..N).map(move |c| (r, c))).find(|&(r, c)| self.cells[r][c] == Cell::Agent)
+    }
+    fn offset(r: usize, c: usize, (dr, dc): (isize, isize)) -> Option<(usize, usize)> {
+        let (r, c) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
+        (r < N && c < N).then_some((r, c))
+    }
+
+    /// The state after `action` (0..4 = U, R, D, L): a step onto an empty cell, or a push of the
+    /// box ahead onto an empty cell; anything else leaves the state unchanged.
+    pub fn moved(&self, action: usize) -> Self {
+        let (Some((r, c)), Some(&d)) = (self.agent(), STEP.get(action)) else {
+            return *self;
+        };
+        let Some((r1, c1)) = Self::offset(r, c, d) else {
+            return *self;
+        };
+        let mut next = *self;
+        match self.cells[r1][c1] {
+            Cell::Empty => {}
+            Cell::Box => match Self::offset(r1, c1, d) {
+                Some((r2, c2)) if self.cells[r2][c2] == Cell::Empty => next.cells[r2][c2] = Cell::Box,
+                _ => return *self,
+            },
+            Cell::Wall | Cell::Agent => return *self,
+        }
+        next.cells[r][c] = Cell::Empty;
+        next.cells[r1][c1] = Cell::Agent;
+        next
+    }
+
+    /// The one-hot encoding (paper: D = 144 for 6 × 6), cells row by row, each
+    /// `[empty, wall, box, agent]`.
+    pub fn one_hot(&self) -> Vec<u8> {
+        let mut v = vec![0; Self::D];
+        for (k, cell) in self.cells.iter().flatten().enumerate() {
+            v[4 * k + *cell as usize] = 1;
+        }
+        v
+    }
+
+    /// Text rows (`#` wall, `$` box, `@` agent, `-` empty).
+    pub fn rows(&self) -> Vec<String> {
+        self.cells.iter().map(|row| row.iter().map(|c| c.symbol()).collect()).collect()
+    }
+
+    /// The inner rows only (the border is always wall), joined by `/`: the compact form of traces.
+    pub fn show(&self) -> String {
+        let inner: Vec<String> = (1..N.saturating_sub(1))
+            .map(|r| (1..N - 1).map(|c| self.cells[r][c].symbol()).collect())
+            .collect();
+        inner.join("/")
+    }
+
+    /// A text map of N rows of N characters (`#`, `$`, `@`, `-` or space), with exactly one
+    /// agent and a border of walls.
+    pub fn parse(rows: &[&str]) -> Result<Self, String> {
+        if rows.len() != N {
+            return Err(format!("the map must have {N} rows, got {}", rows.len()));
+        }
+        let mut board = Board::default();
+        for (r, row) in rows.iter().enumerate() {
+            let chars: Vec<char> = row.chars().collect();
+            if chars.len() != N {
+                return Err(format!("row {r} must have {N} characters, got {}", chars.len()));
+            }
+            for (c, &ch) in chars.iter().enumerate() {
+                board.cells[r][c] = Cell::from_symbol(ch).ok_or_else(|| {
+                    format!("row {r}, column {c}: unknown character {ch:?} (use # $ @ - or space)")
+                })?;
+            }
+        }
+        let agents = board.cells.iter().flatten().filter(|&&c| c == Cell::Agent).count();
+        if agents != 1 {
+            return Err(format!("the map must have exactly one agent `@`, got {agents}"));
+        }
+        for k in 0..N {
+            for (r, c) in [(0, k), (N - 1, k), (k, 0), (k, N - 1)] {
+                if board.cells[r][c] != Cell::Wall {
+                    return Err(format!("the border must be walls: row {r}, column {c} is not `#`"));
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// A random world (SPEC §9): border walls, then uniformly 0–2 inner walls and 1–5 boxes, and
+    /// the agent, each on a uniformly drawn empty inner cell.
+    pub fn random(rng: &mut SampleRng) -> Self {
+        let mut board = Board::default();
+        for k in 0..N {
+            for (r, c) in [(0, k), (N - 1, k), (k, 0), (k, N - 1)] {
+                board.cells[r][c] = Cell::Wall;
+            }
+        }
+        let (walls, boxes) = (rng.random_range(0..=2usize), rng.random_range(1..=5usize));
+        let kinds = std::iter::repeat_n(Cell::Wall, walls)
+            .chain(std::iter::repeat_n(Cell::Box, boxes))
+            .chain(std::iter::once(Cell::Agent));
+        for kind in kinds {
+            let empty: Vec<(usize, usize)> = (1..N - 1)
+                .flat_map(|r| (1..N - 1).map(move |c| (r, c)))
+                .filter(|&(r, c)| board.cells[r][c] == Cell::Empty)
+                .collect();
+            let (r, c) = empty[rng.random_range(0..empty.len())];
+            board.cells[r][c] = kind;
+        }
+        board
+    }
+}
+
+/// Sokoban as a [`World`]: hand-coded, exact action model, mask and equality.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sokoban<const N: usize>;
+
+impl<const N: usize> World for Sokoban<N> {
+    type State = Board<N>;
+    fn apply(&self, s: &Board<N>, action: usize) -> Board<N> {
+        s.moved(action)
+    }
+}
