@@ -8,6 +8,7 @@ use nhc_tasks::{Model, find};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
+mod plots;
 mod report;
 mod sweep;
 mod train;

@@ -26,6 +26,8 @@ const PAPER: &[(&str, u32, &str)] = &[
 /// One run of a sweep: its summary and its evaluations by level.
 struct Run {
     task: String,
+    /// The run directory, when the line names one.
+    dir: Option<String>,
     summary: Value,
     learning_iterations: f64,
     last_learned: f64,
@@ -41,6 +43,7 @@ fn parse(line: &str) -> Result<Run> {
     Ok(Run {
         task: s["task"].as_str().context("summary without `task`")?.to_string(),
         summary: s.clone(),
+        dir: v["dir"].as_str().map(String::from),
         learning_iterations: num("learning_iterations")?,
         last_learned: num("last_level_learned")?,
         last_solved: num("last_level_solved")?,
@@ -171,12 +174,31 @@ pub fn report(path: &Path) -> Result<String> {
         }
         writeln!(each)?;
     }
+    // Learning curves, from the runs' metrics where the run directories are at hand.
+    let mut figures = String::new();
+    let mut curves: Vec<crate::plots::Curves> = Vec::new();
+    for r in &runs {
+        let Some(dir) = r.dir.as_deref().map(Path::new).filter(|d| d.join("metrics.jsonl").exists()) else {
+            continue;
+        };
+        let fitness = crate::plots::read_fitness(dir)?;
+        match curves.iter_mut().find(|c| c.task == r.task) {
+            Some(c) => c.runs.push(fitness),
+            None => curves.push(crate::plots::Curves { task: r.task.clone(), runs: vec![fitness] }),
+        }
+    }
+    if !curves.is_empty() {
+        let stem = out_path.with_extension("").to_string_lossy().into_owned() + "_learning_curves";
+        crate::plots::learning_curves(&curves, Path::new(&stem))?;
+        let file = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        figures = format!("## Learning curves\n\n![learning curves]({file}.png) ([SVG]({file}.svg))\n\n");
+    }
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let out = format!(
         "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
          iterations that updated θ; a run that hit the cap counts with the cap. Perfect run: every \
          sample of the level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
-         ## Runs\n\n{each}",
+         {figures}## Runs\n\n{each}",
         runs.len()
     );
     write_atomic(&out_path, out.as_bytes())?;

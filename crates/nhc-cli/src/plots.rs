@@ -1,0 +1,123 @@
+//! Figures of a sweep: learning curves (mean and standard error of the batch fitness against
+//! iterations, log x axis, one line per task), as SVG and PNG.
+
+use anyhow::{Context, Result, anyhow};
+use plotters::prelude::*;
+use std::path::Path;
+
+/// One task's runs: per run, the raw fitness of θ at iterations 1, 2, ….
+pub struct Curves {
+    pub task: String,
+    pub runs: Vec<Vec<f64>>,
+}
+
+/// Reads `fitness_raw` from a run directory's metrics.jsonl.
+pub fn read_fitness(run: &Path) -> Result<Vec<f64>> {
+    let path = run.join("metrics.jsonl");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l)?;
+            v["fitness_raw"].as_f64().ok_or_else(|| anyhow!("{}: a line without fitness_raw", path.display()))
+        })
+        .collect()
+}
+
+/// Mean and standard error over runs at iteration `i` (1-based); a run that has ended counts
+/// with its last value.
+fn mean_se(runs: &[Vec<f64>], i: usize) -> (f64, f64) {
+    let xs: Vec<f64> = runs.iter().filter_map(|r| r.get(i - 1).or(r.last()).copied()).collect();
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if n > 1.0 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    (mean, (var / n).sqrt())
+}
+
+/// Writes `stem.svg` and `stem.png`.
+pub fn learning_curves(curves: &[Curves], stem: &Path) -> Result<()> {
+    // Fonts are embedded: no system font library is needed.
+    plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| anyhow!("the embedded font did not load"))?;
+    let svg = stem.with_extension("svg");
+    let png = stem.with_extension("png");
+    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), curves)?;
+    draw(BitMapBackend::new(&png, (900, 560)).into_drawing_area(), curves)?;
+    Ok(())
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, curves: &[Curves]) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    root.fill(&WHITE).map_err(err)?;
+    let longest = curves.iter().flat_map(|c| c.runs.iter().map(Vec::len)).max().unwrap_or(1).max(2);
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Learning curves: batch fitness of θ, mean ± standard error over runs", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((1f64..longest as f64).log_scale(), 0f64..1.02)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("iteration")
+        .y_desc("fitness")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    // Log-spaced iterations: about 200 points per curve.
+    let points: Vec<usize> = {
+        let mut v: Vec<usize> =
+            (0..=200).map(|k| (longest as f64).powf(k as f64 / 200.0).round() as usize).collect();
+        v.dedup();
+        v
+    };
+    for (k, c) in curves.iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        let stats: Vec<(f64, f64, f64)> = points
+            .iter()
+            .map(|&i| {
+                let (m, se) = mean_se(&c.runs, i);
+                (i as f64, m, se)
+            })
+            .collect();
+        let band: Vec<(f64, f64)> = stats
+            .iter()
+            .map(|s| (s.0, (s.1 + s.2).min(1.02)))
+            .chain(stats.iter().rev().map(|s| (s.0, (s.1 - s.2).max(0.0))))
+            .collect();
+        chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.2)))).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(stats.iter().map(|s| (s.0, s.1)), color.stroke_width(2)))
+            .map_err(err)?
+            .label(format!("{} ({} runs)", c.task, c.runs.len()))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_standard_error_hold_the_last_value_of_ended_runs() {
+        let runs = vec![vec![0.0, 0.5, 1.0], vec![0.0, 1.0]];
+        assert_eq!(mean_se(&runs, 1), (0.0, 0.0));
+        let (m, se) = mean_se(&runs, 3);
+        assert_eq!(m, 1.0);
+        assert_eq!(se, 0.0);
+        let (m, se) = mean_se(&runs, 2);
+        assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
+    }
+}
