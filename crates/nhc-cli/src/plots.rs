@@ -11,16 +11,88 @@ pub struct Curves {
     pub runs: Vec<Vec<f64>>,
 }
 
-/// Reads `fitness_raw` from a run directory's metrics.jsonl.
-pub fn read_fitness(run: &Path) -> Result<Vec<f64>> {
+/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
+/// learning iterations spent on each level (index 0 = level 1).
+pub struct RunMetrics {
+    pub fitness: Vec<f64>,
+    pub learning_per_level: Vec<u64>,
+}
+
+/// Reads a run directory's metrics.jsonl.
+pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l)?;
-            v["fitness_raw"].as_f64().ok_or_else(|| anyhow!("{}: a line without fitness_raw", path.display()))
-        })
-        .collect()
+    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
+    for l in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(l)?;
+        let bad = || anyhow!("{}: a line without fitness_raw or level", path.display());
+        m.fitness.push(v["fitness_raw"].as_f64().ok_or_else(bad)?);
+        let level = v["level"].as_u64().ok_or_else(bad)? as usize;
+        if m.learning_per_level.len() < level {
+            m.learning_per_level.resize(level, 0);
+        }
+        if v["updated"].as_bool() == Some(true) && level > 0 {
+            m.learning_per_level[level - 1] += 1;
+        }
+    }
+    Ok(m)
+}
+
+/// One line of a per-level chart: a task and its (level, value) points.
+pub type Series = (String, Vec<(f64, f64)>);
+
+/// A chart over curriculum levels 1–11 (one line with markers per task), as `stem.svg` and
+/// `stem.png`.
+pub fn per_level(title: &str, y_desc: &str, series: &[Series], stem: &Path) -> Result<()> {
+    register()?;
+    let top = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
+    let (svg, png) = (stem.with_extension("svg"), stem.with_extension("png"));
+    draw_levels(SVGBackend::new(&svg, (900, 500)).into_drawing_area(), title, y_desc, series, top)?;
+    draw_levels(BitMapBackend::new(&png, (900, 500)).into_drawing_area(), title, y_desc, series, top)
+}
+
+fn draw_levels<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    y_desc: &str,
+    series: &[Series],
+    top: f64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5f64..11.5, 0f64..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("curriculum level (11 = mixed)")
+        .y_desc(y_desc)
+        .x_labels(11)
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    for (k, (task, points)) in series.iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)).point_size(4))
+            .map_err(err)?
+            .label(task.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight)
+}
+
+/// Fonts are embedded: no system font library is needed.
+fn register() -> Result<()> {
+    plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| anyhow!("the embedded font did not load"))
 }
 
 /// Mean and standard error over runs at iteration `i` (1-based); a run that has ended counts
@@ -35,9 +107,7 @@ fn mean_se(runs: &[Vec<f64>], i: usize) -> (f64, f64) {
 
 /// Writes `stem.svg` and `stem.png`.
 pub fn learning_curves(curves: &[Curves], stem: &Path) -> Result<()> {
-    // Fonts are embedded: no system font library is needed.
-    plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-        .map_err(|_| anyhow!("the embedded font did not load"))?;
+    register()?;
     let svg = stem.with_extension("svg");
     let png = stem.with_extension("png");
     draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), curves)?;
@@ -94,16 +164,28 @@ where
             .label(format!("{} ({} runs)", c.task, c.runs.len()))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
     }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::LowerRight)
+}
+
+/// Draws the legend at `position` and writes the figure.
+fn legend_and_present<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    position: SeriesLabelPosition,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(position)
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
         .draw()
         .map_err(err)?;
-    root.present().map_err(err)?;
-    Ok(())
+    root.present().map_err(err)
 }
 
 #[cfg(test)]

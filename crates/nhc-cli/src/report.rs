@@ -174,24 +174,70 @@ pub fn report(path: &Path) -> Result<String> {
         }
         writeln!(each)?;
     }
-    // Learning curves, from the runs' metrics where the run directories are at hand.
+    // Figures, from the runs' metrics where the run directories are at hand.
     let mut figures = String::new();
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
+    let mut spent: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
     for r in &runs {
         let Some(dir) = r.dir.as_deref().map(Path::new).filter(|d| d.join("metrics.jsonl").exists()) else {
             continue;
         };
-        let fitness = crate::plots::read_fitness(dir)?;
+        let m = crate::plots::read_metrics(dir)?;
         match curves.iter_mut().find(|c| c.task == r.task) {
-            Some(c) => c.runs.push(fitness),
-            None => curves.push(crate::plots::Curves { task: r.task.clone(), runs: vec![fitness] }),
+            Some(c) => c.runs.push(m.fitness),
+            None => curves.push(crate::plots::Curves { task: r.task.clone(), runs: vec![m.fitness] }),
+        }
+        match spent.iter_mut().find(|p| p.0 == r.task) {
+            Some(p) => p.1.push(m.learning_per_level),
+            None => spent.push((r.task.clone(), vec![m.learning_per_level])),
         }
     }
     if !curves.is_empty() {
-        let stem = out_path.with_extension("").to_string_lossy().into_owned() + "_learning_curves";
+        let base = out_path.with_extension("").to_string_lossy().into_owned();
+        let file = |stem: &str| {
+            Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
+        };
+        let stem = format!("{base}_learning_curves");
         crate::plots::learning_curves(&curves, Path::new(&stem))?;
-        let file = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        figures = format!("## Learning curves\n\n![learning curves]({file}.png) ([SVG]({file}.svg))\n\n");
+        let mean_per_level: Vec<crate::plots::Series> = spent
+            .iter()
+            .map(|(task, runs)| {
+                let points = (1..=11)
+                    .map(|l| {
+                        let total: u64 = runs.iter().map(|r| r.get(l - 1).copied().unwrap_or(0)).sum();
+                        (l as f64, total as f64 / runs.len() as f64)
+                    })
+                    .collect();
+                (task.clone(), points)
+            })
+            .collect();
+        let levels_stem = format!("{base}_learning_per_level");
+        crate::plots::per_level(
+            "Learning iterations per level, mean over runs",
+            "learning iterations",
+            &mean_per_level,
+            Path::new(&levels_stem),
+        )?;
+        let last: Vec<crate::plots::Series> = curves
+            .iter()
+            .map(|c| {
+                let ls: Vec<f64> = runs.iter().filter(|r| r.task == c.task).map(|r| r.last_learned).collect();
+                let points =
+                    (1..=11).map(|l| (l as f64, ls.iter().filter(|x| **x == l as f64).count() as f64));
+                (c.task.clone(), points.collect())
+            })
+            .collect();
+        let last_stem = format!("{base}_last_level_learned");
+        crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&last_stem))?;
+        for (title, stem) in [
+            ("learning curves", &stem),
+            ("learning iterations per level", &levels_stem),
+            ("last level learned", &last_stem),
+        ] {
+            let f = file(stem);
+            write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
+        }
+        figures = format!("## Figures\n\n{figures}");
     }
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let out = format!(

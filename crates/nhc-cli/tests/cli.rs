@@ -246,7 +246,12 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     let finished = runs.iter().filter(|r| r["summary"]["finished"] == true).count();
     assert!(text.contains(&format!("| copy | 2 | {finished} | ")), "{text}");
     assert!(text.contains("| 814 |"), "the paper's median beside ours: {text}");
-    for figure in ["report_learning_curves.svg", "report_learning_curves.png"] {
+    for figure in [
+        "report_learning_curves.svg",
+        "report_learning_curves.png",
+        "report_learning_per_level.png",
+        "report_last_level_learned.svg",
+    ] {
         assert!(std::fs::metadata(out.join(figure))?.len() > 1000, "{figure}");
         assert!(text.contains(figure));
     }
