@@ -71,6 +71,10 @@ enum Command {
         /// Add the control words written (v) and read (c_m) to the table.
         #[arg(long)]
         words: bool,
+        /// Also draw the behaviour (locations written and read, read modes, ops) to this
+        /// file, .svg or .png.
+        #[arg(long)]
+        figure: Option<std::path::PathBuf>,
     },
     /// Train a task's algorithmic modules from scratch with NES on the curriculum.
     Train {
@@ -186,7 +190,7 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Trace { task, model, level, seed, input, json, words } => {
+        Command::Trace { task, model, level, seed, input, json, words, figure } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
             let source = match (level, input) {
@@ -195,6 +199,10 @@ fn real_main() -> Result<()> {
                 (None, None) => bail!("give --level or --input"),
             };
             let (rows, report) = task.trace(&model, &source)?;
+            if let Some(path) = figure {
+                let title = format!("{}: behaviour on one sample ({} steps)", task.name(), rows.len());
+                plots::behaviour(&rows, task.ops(), &title, &path)?;
+            }
             print_trace(task, &rows, json, words)?;
             if !json {
                 let verdict = if report.correct { "correct" } else { "WRONG" };

@@ -188,6 +188,113 @@ where
     root.present().map_err(err)
 }
 
+/// The learned behaviour of one sample, like the paper's behaviour figure: per step the written
+/// location (black square), the location each read head reads (coloured dot), and below, one
+/// strip for the ALU operation and one per head for its read mode. `.svg` or `.png` by extension.
+pub fn behaviour(
+    rows: &[nhc_tasks::registry::TraceRow],
+    ops: &[&str],
+    title: &str,
+    path: &Path,
+) -> Result<()> {
+    register()?;
+    let size = (1000, 600);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("svg") => draw_behaviour(SVGBackend::new(path, size).into_drawing_area(), rows, ops, title),
+        Some("png") => draw_behaviour(BitMapBackend::new(path, size).into_drawing_area(), rows, ops, title),
+        _ => Err(anyhow!("the figure file must end in .svg or .png: {}", path.display())),
+    }
+}
+
+/// Read-mode kinds in the order H, F, B, P, C (the letter before the head index).
+const MODES: [&str; 5] = ["H", "F", "B", "P", "C"];
+
+fn draw_behaviour<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    rows: &[nhc_tasks::registry::TraceRow],
+    ops: &[&str],
+    title: &str,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    root.fill(&WHITE).map_err(err)?;
+    let heads = rows.first().map_or(0, |r| r.reads.len());
+    let top = rows
+        .iter()
+        .flat_map(|r| r.written.iter().chain(r.reads.iter().map(|x| &x.1)))
+        .max()
+        .copied()
+        .unwrap_or(0);
+    let strips = 1 + heads as i64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..rows.len() as f64 - 0.5, -(strips as f64) - 0.5..top as f64 + 0.5)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("step")
+        .y_desc("memory location (below: op, read modes)")
+        .label_style(("sans-serif", 14))
+        .y_label_formatter(&|y| if *y >= 0.0 { format!("{y:.0}") } else { String::new() })
+        .draw()
+        .map_err(err)?;
+    let x = |r: &nhc_tasks::registry::TraceRow| r.step as f64;
+    chart
+        .draw_series(rows.iter().flat_map(|r| {
+            r.written.iter().map(move |w| {
+                Rectangle::new([(x(r) - 0.3, *w as f64 - 0.3), (x(r) + 0.3, *w as f64 + 0.3)], BLACK.filled())
+            })
+        }))
+        .map_err(err)?
+        .label("written")
+        .legend(|(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], BLACK.filled()));
+    for j in 0..heads {
+        let color = Palette99::pick(j).to_rgba();
+        chart
+            .draw_series(rows.iter().map(|r| Circle::new((x(r), r.reads[j].1 as f64), 3, color.filled())))
+            .map_err(err)?
+            .label(format!("read head {}", j + 1))
+            .legend(move |(x, y)| Circle::new((x + 4, y), 3, color.filled()));
+    }
+    let cell = |step: f64, strip: i64, color: RGBAColor| {
+        Rectangle::new(
+            [(step - 0.5, -(strip as f64) - 0.45), (step + 0.5, -(strip as f64) + 0.45)],
+            color.filled(),
+        )
+    };
+    // Ops: one colour per op, after the head colours.
+    for (k, name) in ops.iter().enumerate() {
+        let color = Palette99::pick(heads + k).to_rgba();
+        chart
+            .draw_series(rows.iter().filter(|r| r.op == *name).map(|r| cell(x(r), 1, color)))
+            .map_err(err)?
+            .label(format!("op {name}"))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], color.filled()));
+    }
+    for (m, kind) in MODES.iter().enumerate() {
+        let color = Palette99::pick(heads + ops.len() + m).to_rgba();
+        for j in 0..heads {
+            let cells: Vec<_> = rows
+                .iter()
+                .filter(|r| r.reads[j].0.starts_with(kind))
+                .map(|r| cell(x(r), 2 + j as i64, color))
+                .collect();
+            let series = chart.draw_series(cells).map_err(err)?;
+            if j == 0 {
+                series
+                    .label(format!("mode {kind}"))
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], color.filled()));
+            }
+        }
+    }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

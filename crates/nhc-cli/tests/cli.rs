@@ -258,3 +258,34 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     fails_with(&["report", dir.path().to_str().ok_or("path")?], "sweep directory");
     Ok(())
 }
+
+/// `nhc trace --figure` draws the behaviour of one sample as SVG or PNG, and refuses other files.
+#[test]
+fn trace_draws_the_behaviour() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    for name in ["reverse.svg", "reverse.png"] {
+        let path = dir.path().join(name);
+        let p = path.to_str().ok_or("path")?;
+        let out = nhc(&["trace", "--task", "reverse", "--model", "scripted", "--level", "5", "--figure", p]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::metadata(&path)?.len() > 1000, "{name}");
+    }
+    let svg = std::fs::read_to_string(dir.path().join("reverse.svg"))?;
+    assert!(svg.contains("read head 1") && svg.contains("op M"), "legend in the figure");
+    let bad = dir.path().join("reverse.txt");
+    fails_with(
+        &[
+            "trace",
+            "--task",
+            "reverse",
+            "--model",
+            "scripted",
+            "--level",
+            "5",
+            "--figure",
+            bad.to_str().ok_or("path")?,
+        ],
+        "must end in .svg or .png",
+    );
+    Ok(())
+}
