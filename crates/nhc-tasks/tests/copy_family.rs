@@ -95,21 +95,3 @@ fn samplers_make_level_sized_problems() {
     assert_eq!(RepeatCopy::sample(4, &mut rng).passes, 4);
     assert_eq!(Copy::sample(9, &mut rng).items.len(), 9);
 }
-
-#[test]
-fn evaluation_does_not_depend_on_thread_count() {
-    use nhc_model::{Layout, Learned, Params};
-    let config = Copy::config();
-    let theta: Vec<f32> =
-        (0..Layout::new(&config).len()).map(|k| ((k * 37 % 11) as f32 - 5.0) / 7.0).collect();
-    let policy = Learned::new(Params::new(config, theta).unwrap());
-    let run = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| nhc_tasks::evaluate::evaluate::<Copy, _>(&policy, 5, 64, 3))
-    };
-    let (one, two) = (run(1), run(2));
-    assert_eq!((one.solved, one.steps, one.mean_fitness), (two.solved, two.steps, two.mean_fitness));
-}

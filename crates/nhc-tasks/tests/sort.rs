@@ -298,21 +298,3 @@ fn registered_in_paper_order() {
     let ops = nhc_tasks::with_task!("sort", T => T::OPS).expect("with_task! knows sort");
     assert_eq!(ops, ["C", "S", "O"]);
 }
-
-#[test]
-fn evaluation_does_not_depend_on_thread_count() {
-    use nhc_model::{Layout, Learned, Params};
-    let config = Sort::config();
-    let theta: Vec<f32> =
-        (0..Layout::new(&config).len()).map(|k| ((k * 37 % 11) as f32 - 5.0) / 7.0).collect();
-    let policy = Learned::new(Params::new(config, theta).unwrap());
-    let run = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| nhc_tasks::evaluate::evaluate::<Sort, _>(&policy, 4, 64, 3))
-    };
-    let (one, two) = (run(1), run(2));
-    assert_eq!((one.solved, one.steps, one.mean_fitness), (two.solved, two.steps, two.mean_fitness));
-}

@@ -1,0 +1,35 @@
+//! Every registered task: learned models on arbitrary θ never panic, and evaluation gives the
+//! same result on 1 and on 2 threads (samples have their own generators, SPEC §3).
+
+use nhc_model::{Layout, Params};
+use nhc_tasks::Model;
+
+/// A fixed, spread-out θ for `config`; `salt` varies it.
+fn theta(len: usize, salt: usize) -> Vec<f32> {
+    (0..len).map(|k| ((k * 37 + salt * 13) % 11) as f32 / 3.0 - 1.6).collect()
+}
+
+#[test]
+fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error::Error>> {
+    for task in nhc_tasks::registry::all() {
+        let config = task.config();
+        for salt in 0..4 {
+            let params = Params::new(config.clone(), theta(Layout::new(&config).len(), salt))?;
+            let model = Model::Learned(Box::new(params));
+            let run = |threads: usize| -> Result<_, Box<dyn std::error::Error>> {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+                Ok(pool.install(|| task.evaluate(&model, 5, 64, 3))?)
+            };
+            let (one, two) = (run(1)?, run(2)?);
+            assert_eq!(
+                (one.solved, one.steps, one.mean_fitness),
+                (two.solved, two.steps, two.mean_fitness),
+                "{} salt {salt}",
+                task.name()
+            );
+            // A run to the end, without stopping at mistakes.
+            task.time_sample(&model, 6, 1, 100_000)?;
+        }
+    }
+    Ok(())
+}
