@@ -52,6 +52,25 @@ pub const MAX_READ_HEADS: usize = 8;
 pub const MAX_WRITE_HEADS: usize = 8;
 
 impl Config {
+    /// What every task of the paper shares (paper, "Modules Instantiations"): L_C = 6, C = 4,
+    /// h_w = 1, previous update and ancestry on. A task fills in its signals, read heads, ops,
+    /// feedbacks and free gates with `Config { …, ..Config::PAPER }`.
+    pub const PAPER: Config = Config {
+        input_controller: 0,
+        input_memory: 0,
+        input_bus: 0,
+        controller: 6,
+        word: 4,
+        write_heads: 1,
+        read_heads: 1,
+        ops: 1,
+        alu_feedback: 0,
+        bus_feedback: false,
+        free_gates: false,
+        previous_update: true,
+        ancestry: true,
+    };
+
     /// Checks the sizes once, at the edge (a config from a model file is checked here).
     pub fn check(&self) -> Result<(), ConfigError> {
         for (name, v) in [
@@ -162,16 +181,10 @@ mod tests {
             input_controller: 4,
             input_memory: 4,
             input_bus: 4,
-            controller: 6,
-            word: 4,
-            write_heads: 1,
-            read_heads: 1,
             ops: 2,
-            alu_feedback: 0,
             bus_feedback: true,
             free_gates: true,
-            previous_update: true,
-            ancestry: true,
+            ..Config::PAPER
         }
     }
 

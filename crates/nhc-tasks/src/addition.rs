@@ -189,16 +189,11 @@ impl Task for Addition {
             input_controller: 3,
             input_memory: 3,
             input_bus: 3,
-            controller: 6,
-            word: 4,
-            write_heads: 1,
             read_heads: 2,
             ops: 3,
             alu_feedback: 3,
             bus_feedback: false,
-            free_gates: false,
-            previous_update: true,
-            ancestry: true,
+            ..Config::PAPER
         }
     }
     /// Level ℓ: two uniformly random ℓ-digit binary numbers (leading zeros possible), each with

@@ -275,16 +275,12 @@ impl Task for Arithmetic {
             input_controller: 2,
             input_memory: 2,
             input_bus: 2,
-            controller: 6,
-            word: 4,
-            write_heads: 1,
             read_heads: 3,
             ops: 2,
             alu_feedback: 2,
             bus_feedback: false,
             free_gates: true,
-            previous_update: true,
-            ancestry: true,
+            ..Config::PAPER
         }
     }
 

@@ -44,16 +44,11 @@ pub fn config() -> Config {
         input_controller: 4,
         input_memory: 4,
         input_bus: 4,
-        controller: 6,
-        word: 4,
-        write_heads: 1,
         read_heads: 2,
         ops: 3,
         alu_feedback: 4,
         bus_feedback: false,
-        free_gates: false,
-        previous_update: true,
-        ancestry: true,
+        ..Config::PAPER
     }
 }
 

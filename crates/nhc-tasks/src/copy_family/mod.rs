@@ -80,16 +80,10 @@ pub fn config(signals: SignalSet) -> Config {
         input_controller: n,
         input_memory: n,
         input_bus: n,
-        controller: 6,
-        word: 4,
-        write_heads: 1,
-        read_heads: 1,
         ops: 2,
-        alu_feedback: 0,
         bus_feedback: true,
         free_gates: true,
-        previous_update: true,
-        ancestry: true,
+        ..Config::PAPER
     }
 }
 

@@ -256,16 +256,10 @@ pub fn config(plus: bool) -> Config {
         input_controller: 4,
         input_memory: if plus { 4 + ACTIONS } else { 4 },
         input_bus: 4,
-        controller: 6,
-        word: 4,
-        write_heads: 1,
-        read_heads: 1,
         ops: 5,
         alu_feedback: 3,
         bus_feedback: true,
-        free_gates: false,
-        previous_update: true,
-        ancestry: true,
+        ..Config::PAPER
     }
 }
 
