@@ -44,7 +44,8 @@ pub struct TrainConfig {
     pub mirrored: bool,
     /// Generalization check (ours, docs/DESIGN.md): once the mixed level is solved, θ must also
     /// solve `check_samples` fresh samples of this level, or the lineage is dropped and the run
-    /// restarts. 0 = no check. Default 50 (5 × the longest curriculum level).
+    /// restarts. 0 = no check. Default 100 (docs/DESIGN.md: plain search reaches every depth-3 path
+    /// of its tree only from level 85 on).
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
@@ -69,7 +70,7 @@ impl Default for TrainConfig {
             init_std: 0.1,
             gate_bias: 0.0,
             mirrored: true,
-            check_level: 50,
+            check_level: 100,
             check_samples: 200,
         }
     }

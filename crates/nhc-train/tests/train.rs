@@ -32,7 +32,7 @@ fn copy_learns_all_levels_from_scratch() {
     assert!(s.finished, "{s:?}");
     assert_eq!(s.last_level_solved, 11);
     let check = logs.last().and_then(|l| l.check).expect("a finished run ends with its check");
-    assert_eq!((check.level, check.solved, check.samples), (50, 200, 200));
+    assert_eq!((check.level, check.solved, check.samples), (100, 200, 200));
     assert!(s.learning_iterations < 1000, "{s:?}");
 }
 
