@@ -1,12 +1,12 @@
 """Copies into models/ the model of the lowest seed per task that finished training and solved
-every sample at levels 100, 500 and 1000, from a results file of scripts/sweep.sh (default
-results/copy_family.jsonl; each line's "dir" is its run directory)."""
+every sample at every evaluated level, from a results file of scripts/sweep.sh (default
+results/full.jsonl; each line's "dir" is its run directory)."""
 import json, shutil, sys
 
-results = sys.argv[1] if len(sys.argv) > 1 else "results/copy_family.jsonl"
+results = sys.argv[1] if len(sys.argv) > 1 else "results/full.jsonl"
 picked = {}
-for line in open(results):
-    r = json.loads(line)
+runs = [json.loads(line) for line in open(results) if line.strip()]
+for r in sorted(runs, key=lambda r: r["summary"]["seed"]):
     s = r["summary"]
     perfect = all(e["solved"] == e["samples"] for e in r["eval"].values())
     if s["finished"] and perfect and s["task"] not in picked:
