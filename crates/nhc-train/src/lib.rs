@@ -14,4 +14,4 @@ pub mod trainer;
 pub use config::{ConfigError, TrainConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, ranking, utilities};
-pub use trainer::{IterationLog, Summary, TrainError, TrainState, Trainer, sample_of};
+pub use trainer::{IterationLog, Summary, TrainError, TrainState, Trainer, check_levels, sample_of};

@@ -59,6 +59,9 @@ pub struct TrainState {
 /// The generalization check run when the mixed level was solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckLog {
+    /// Lowest and highest level of the check's samples (spread evenly between them).
+    #[serde(default)]
+    pub from: usize,
     pub level: usize,
     pub samples: usize,
     pub solved: usize,
@@ -189,15 +192,29 @@ fn learned(model: &Config, theta: Vec<f32>) -> Option<Learned> {
     Params::new(model.clone(), theta).ok().map(Learned::new)
 }
 
-/// The generalization check (docs/DESIGN.md): θ on `check_samples` fresh samples of
-/// `check_level`, seeds drawn from the run's generator. Returns the log and the steps run.
+/// Levels of the generalization check: `n` levels spread evenly from the first level beyond
+/// the curriculum (`levels + 1`) up to `check_level`, both included.
+pub fn check_levels(config: &TrainConfig) -> Vec<usize> {
+    let (hi, n) = (config.check_level, config.check_samples);
+    let lo = (config.levels + 1).min(hi);
+    (0..n).map(|i| if n == 1 { hi } else { lo + i * (hi - lo) / (n - 1) }).collect()
+}
+
+/// The generalization check (docs/DESIGN.md): θ on `check_samples` fresh samples at the
+/// [`check_levels`], seeds drawn from the run's generator. Returns the log and the steps run.
 fn generalization_check<T: Task>(model: &Config, s: &mut TrainState) -> (CheckLog, u64) {
-    let (level, n) = (s.config.check_level, s.config.check_samples);
+    let levels = check_levels(&s.config);
     let samples: Vec<T::Sample> =
-        (0..n).map(|_| sample_of::<T>(&SampleKey { level, seed: s.rng.next_u64() })).collect();
+        levels.iter().map(|&level| sample_of::<T>(&SampleKey { level, seed: s.rng.next_u64() })).collect();
     let results = score_all::<T>(model, &s.nes.theta, &samples);
     let solved = results.iter().filter(|r| r.solved).count();
-    (CheckLog { level, samples: n, solved }, results.iter().map(|r| r.steps).sum())
+    let log = CheckLog {
+        from: levels.first().copied().unwrap_or(0),
+        level: s.config.check_level,
+        samples: samples.len(),
+        solved,
+    };
+    (log, results.iter().map(|r| r.steps).sum())
 }
 
 impl<T: Task> Trainer<T> {

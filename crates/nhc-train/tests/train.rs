@@ -2,7 +2,7 @@
 //! counts and checkpoints. Bounds are set from measurements (see the comments) with margin.
 
 use nhc_tasks::copy_family::copy::Copy;
-use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer};
+use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer, check_levels};
 
 fn run(config: TrainConfig, seed: u64, iterations: u64) -> (Trainer<Copy>, Vec<IterationLog>) {
     let mut t = Trainer::<Copy>::new(config, seed).unwrap();
@@ -32,7 +32,7 @@ fn copy_learns_all_levels_from_scratch() {
     assert!(s.finished, "{s:?}");
     assert_eq!(s.last_level_solved, 11);
     let check = logs.last().and_then(|l| l.check).expect("a finished run ends with its check");
-    assert_eq!((check.level, check.solved, check.samples), (100, 200, 200));
+    assert_eq!((check.from, check.level, check.solved, check.samples), (11, 100, 200, 200));
     assert!(s.learning_iterations < 1000, "{s:?}");
 }
 
@@ -121,4 +121,18 @@ fn from_state_rejects_other_task_and_bad_theta() {
     s.nes.theta.pop();
     assert!(Trainer::<Copy>::from_state(s.clone()).is_err());
     assert!(Trainer::<Copy>::new(TrainConfig { batch: 0, ..Default::default() }, 0).is_err());
+}
+
+/// The check's 200 default samples cover every level from 11 to 100, in order, so a solution
+/// that fails only at some lengths (e.g. odd multiples of 10) cannot pass on one lucky level.
+#[test]
+fn check_levels_cover_every_level_beyond_the_curriculum() {
+    let levels = check_levels(&TrainConfig::default());
+    assert_eq!(levels.len(), 200);
+    assert_eq!((levels[0], levels[199]), (11, 100));
+    assert!(levels.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= 1));
+    let one = TrainConfig { check_samples: 1, ..TrainConfig::default() };
+    assert_eq!(check_levels(&one), vec![100]);
+    let low = TrainConfig { check_level: 5, check_samples: 3, ..TrainConfig::default() };
+    assert_eq!(check_levels(&low), vec![5, 5, 5]);
 }
