@@ -11,28 +11,62 @@ pub struct Curves {
     pub runs: Vec<Vec<f64>>,
 }
 
-/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
-/// learning iterations spent on each level (index 0 = level 1).
+/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, the number of
+/// learning iterations spent on each level (index 0 = level 1), and the run's lineages.
 pub struct RunMetrics {
     pub fitness: Vec<f64>,
     pub learning_per_level: Vec<u64>,
+    pub lineages: Vec<Lineage>,
+}
+
+/// One lineage: θ from a (re)start to the next restart or the end of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lineage {
+    pub learning_iterations: u64,
+    /// The level of its last iteration.
+    pub last_level: usize,
+    /// Its generalization check, if it reached one: (solved, samples).
+    pub check: Option<(u64, u64)>,
+}
+
+impl Lineage {
+    pub fn finished(&self) -> bool {
+        self.check.is_some_and(|(solved, samples)| solved == samples)
+    }
 }
 
 /// Reads a run directory's metrics.jsonl.
 pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
+    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
+    let mut restarts = 0;
     for l in text.lines() {
         let v: serde_json::Value = serde_json::from_str(l)?;
-        let bad = || anyhow!("{}: a line without fitness_raw or level", path.display());
+        let bad = || anyhow!("{}: a line without fitness_raw, level or restarts", path.display());
         m.fitness.push(v["fitness_raw"].as_f64().ok_or_else(bad)?);
         let level = v["level"].as_u64().ok_or_else(bad)? as usize;
+        let updated = v["updated"].as_bool() == Some(true);
         if m.learning_per_level.len() < level {
             m.learning_per_level.resize(level, 0);
         }
-        if v["updated"].as_bool() == Some(true) && level > 0 {
+        if updated && level > 0 {
             m.learning_per_level[level - 1] += 1;
+        }
+        // The iteration that restarts already counts the restart; it ends the old lineage.
+        if m.lineages.len() <= restarts {
+            m.lineages
+                .resize(restarts + 1, Lineage { learning_iterations: 0, last_level: level, check: None });
+        }
+        restarts = v["restarts"].as_u64().ok_or_else(bad)? as usize;
+        if let Some(lin) = m.lineages.last_mut() {
+            lin.learning_iterations += u64::from(updated);
+            lin.last_level = level;
+            if let (Some(solved), Some(samples)) =
+                (v["check"]["solved"].as_u64(), v["check"]["samples"].as_u64())
+            {
+                lin.check = Some((solved, samples));
+            }
         }
     }
     Ok(m)

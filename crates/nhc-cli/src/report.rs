@@ -178,6 +178,7 @@ pub fn report(path: &Path) -> Result<String> {
     let mut figures = String::new();
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
     let mut spent: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
+    let mut lineages: Vec<(String, Vec<crate::plots::Lineage>)> = Vec::new();
     for r in &runs {
         let Some(dir) = r.dir.as_deref().map(Path::new).filter(|d| d.join("metrics.jsonl").exists()) else {
             continue;
@@ -190,6 +191,10 @@ pub fn report(path: &Path) -> Result<String> {
         match spent.iter_mut().find(|p| p.0 == r.task) {
             Some(p) => p.1.push(m.learning_per_level),
             None => spent.push((r.task.clone(), vec![m.learning_per_level])),
+        }
+        match lineages.iter_mut().find(|p| p.0 == r.task) {
+            Some(p) => p.1.extend(m.lineages),
+            None => lineages.push((r.task.clone(), m.lineages)),
         }
     }
     if !curves.is_empty() {
@@ -239,16 +244,63 @@ pub fn report(path: &Path) -> Result<String> {
         }
         figures = format!("## Figures\n\n{figures}");
     }
+    let lineage_table = lineage_table(&lineages)?;
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let out = format!(
         "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
          iterations that updated θ; a run that hit the cap counts with the cap. Perfect run: every \
          sample of the level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
-         {figures}## Runs\n\n{each}",
+         {figures}{lineage_table}## Runs\n\n{each}",
         runs.len()
     );
     write_atomic(&out_path, out.as_bytes())?;
     Ok(out)
+}
+
+/// Per task: the lineages (θ from one restart to the next), how many finished, and where the
+/// others stopped: the level at their restart (or the cap), or a failed generalization check.
+fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<String> {
+    if lineages.is_empty() {
+        return Ok(String::new());
+    }
+    let mut t = String::from(
+        "## Lineages\n\nA lineage is θ from a (re)start to the next restart or the end of the run. \
+         Not finished: the level it stopped at (restart after 2 000 learning iterations on it, or \
+         the cap), or a failed generalization check.\n\n| task | lineages | finished | learning \
+         iterations of a finished lineage, median | not finished: level (count) |\n|---|---:|---:|---:|---|\n",
+    );
+    for (task, all) in lineages {
+        let done: Vec<f64> =
+            all.iter().filter(|l| l.finished()).map(|l| l.learning_iterations as f64).collect();
+        let mut stopped = std::collections::BTreeMap::new();
+        let mut failed_checks = 0;
+        for l in all.iter().filter(|l| !l.finished()) {
+            match l.check {
+                Some(_) => failed_checks += 1,
+                None => *stopped.entry(l.last_level).or_insert(0) += 1,
+            }
+        }
+        let mut where_: Vec<String> = stopped.iter().map(|(l, n)| format!("{l}: {n}")).collect();
+        if failed_checks > 0 {
+            where_.push(format!("check: {failed_checks}"));
+        }
+        let median = if done.is_empty() {
+            "–".to_string()
+        } else {
+            let mut done = done;
+            done.sort_by(f64::total_cmp);
+            format!("{:.0}", quantile(&done, 0.5))
+        };
+        writeln!(
+            t,
+            "| {task} | {} | {} | {median} | {} |",
+            all.len(),
+            all.iter().filter(|l| l.finished()).count(),
+            where_.join(", ")
+        )?;
+    }
+    t.push('\n');
+    Ok(t)
 }
 
 #[cfg(test)]

@@ -246,6 +246,10 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     let finished = runs.iter().filter(|r| r["summary"]["finished"] == true).count();
     assert!(text.contains(&format!("| copy | 2 | {finished} | ")), "{text}");
     assert!(text.contains("| 814 |"), "the paper's median beside ours: {text}");
+    // One lineage per (re)start, one finished lineage per finished run.
+    let lineages: u64 = runs.iter().map(|r| r["summary"]["restarts"].as_u64().unwrap_or(0) + 1).sum();
+    assert!(text.contains("## Lineages"), "{text}");
+    assert!(text.contains(&format!("| copy | {lineages} | {finished} | ")), "{text}");
     for figure in [
         "report_learning_curves.svg",
         "report_learning_curves.png",
