@@ -62,6 +62,9 @@ enum Command {
         level: Option<usize>,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Which sample of that level and seed: the same index as in `nhc eval`'s `failed` list.
+        #[arg(long, default_value_t = 0, requires = "level")]
+        index: u64,
         /// ...or your own input (JSON, or @FILE).
         #[arg(long)]
         input: Option<String>,
@@ -172,6 +175,17 @@ fn real_main() -> Result<()> {
                     r.mean_fitness,
                     r.seconds
                 );
+                if !r.failed.is_empty() {
+                    let shown: Vec<String> = r.failed.iter().take(10).map(u64::to_string).collect();
+                    let more = if r.failed.len() > 10 { ", …" } else { "" };
+                    println!(
+                        "unsolved samples: {}{more} (see one: nhc trace --task {} --model … --level {} --seed {} --index I)",
+                        shown.join(", "),
+                        r.task,
+                        r.level,
+                        r.seed
+                    );
+                }
             }
         }
         Command::Run { task, model, input, json } => {
@@ -190,11 +204,11 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Trace { task, model, level, seed, input, json, words, figure } => {
+        Command::Trace { task, model, level, seed, index, input, json, words, figure } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
             let source = match (level, input) {
-                (Some(level), _) => TraceSource::Level { level, seed },
+                (Some(level), _) => TraceSource::Level { level, seed, index },
                 (None, Some(input)) => TraceSource::Input(read_json(&input)?),
                 (None, None) => bail!("give --level or --input"),
             };

@@ -293,3 +293,25 @@ fn trace_draws_the_behaviour() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+/// `nhc eval` names the unsolved samples, and `nhc trace --index` replays exactly those: on a
+/// model that fails about a quarter of level-50 additions (results/failures/), every listed
+/// index traces to a wrong answer and an unlisted one to a correct answer.
+#[test]
+fn eval_lists_failed_samples_and_trace_replays_them() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/failures/addition_parity.json");
+    let base = ["--task", "addition", "--model", model, "--level", "50", "--seed", "3"];
+    let eval = ok_json(&[&["eval"][..], &base, &["--samples", "20", "--json"]].concat());
+    let failed: Vec<u64> =
+        eval["failed"].as_array().expect("a list").iter().filter_map(Value::as_u64).collect();
+    assert_eq!(failed.len() as u64, 20 - eval["solved"].as_u64().expect("count"));
+    assert!(!failed.is_empty() && failed.len() < 20, "{eval}");
+    let solved = (0..20).find(|i| !failed.contains(i)).expect("a solved sample");
+    for (index, verdict) in [(failed[0], "WRONG"), (solved, "correct")] {
+        let i = index.to_string();
+        let out = nhc(&[&["trace"][..], &base, &["--index", &i]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.lines().last(), Some(verdict), "sample {index}");
+    }
+}

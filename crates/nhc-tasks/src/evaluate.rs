@@ -29,6 +29,8 @@ pub struct EvalReport {
     pub steps: u64,
     pub mean_fitness: f64,
     pub seconds: f64,
+    /// Indices of the unsolved samples (`nhc trace --level L --seed S --index I` shows one).
+    pub failed: Vec<u64>,
 }
 
 /// Runs one sample under `policy` (stopping at the first mistake) and checks the answer.
@@ -72,5 +74,6 @@ pub fn evaluate<T: Task, P: Policy + Clone + Send + Sync>(
         steps: results.iter().map(|r| r.steps).sum(),
         mean_fitness: results.iter().map(|r| r.fitness).sum::<f64>() / samples.max(1) as f64,
         seconds: start.elapsed().as_secs_f64(),
+        failed: (0..samples as u64).zip(&results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
     }
 }

@@ -87,7 +87,12 @@ impl ControlRow {
 /// Where a traced sample comes from.
 #[derive(Debug, Clone)]
 pub enum TraceSource {
-    Level { level: usize, seed: u64 },
+    /// Sample `index` of an evaluation with this level and seed.
+    Level {
+        level: usize,
+        seed: u64,
+        index: u64,
+    },
     Input(Value),
 }
 
@@ -213,9 +218,9 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
         let sample = match source {
-            TraceSource::Level { level, seed } => {
+            TraceSource::Level { level, seed, index } => {
                 check_level(*level)?;
-                T::sample(*level, &mut sample_rng(*seed, *level, 0))
+                T::sample(*level, &mut sample_rng(*seed, *level, *index))
             }
             TraceSource::Input(v) => Self::parse(v)?,
         };
