@@ -75,8 +75,8 @@ enum Command {
         #[arg(long)]
         words: bool,
         /// Also draw the behaviour (locations written and read, read modes, ops) to this
-        /// file, .svg or .png.
-        #[arg(long)]
+        /// file, .svg or .png (`--svg` is the same flag).
+        #[arg(long, alias = "svg")]
         figure: Option<std::path::PathBuf>,
     },
     /// Train a task's algorithmic modules from scratch with NES on the curriculum.

@@ -267,10 +267,10 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
 #[test]
 fn trace_draws_the_behaviour() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
-    for name in ["reverse.svg", "reverse.png"] {
+    for (name, flag) in [("reverse.svg", "--figure"), ("reverse.png", "--figure"), ("alias.svg", "--svg")] {
         let path = dir.path().join(name);
         let p = path.to_str().ok_or("path")?;
-        let out = nhc(&["trace", "--task", "reverse", "--model", "scripted", "--level", "5", "--figure", p]);
+        let out = nhc(&["trace", "--task", "reverse", "--model", "scripted", "--level", "5", flag, p]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(std::fs::metadata(&path)?.len() > 1000, "{name}");
     }
