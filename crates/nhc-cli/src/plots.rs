@@ -109,6 +109,8 @@ where
         .x_desc("curriculum level (11 = mixed)")
         .y_desc(y_desc)
         .x_labels(11)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(err)?;
@@ -167,6 +169,7 @@ where
         .configure_mesh()
         .x_desc("iteration")
         .y_desc("fitness")
+        .x_label_formatter(&|x| format!("{x:.0}"))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(err)?;
