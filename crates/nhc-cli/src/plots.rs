@@ -346,4 +346,32 @@ mod tests {
         let (m, se) = mean_se(&runs, 2);
         assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
     }
+
+    /// The iteration whose check fails already logs the incremented restart count; it and its
+    /// learning still belong to the lineage that is dropped.
+    #[test]
+    fn a_failed_check_ends_its_own_lineage() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let line = |restarts: u64, updated: bool, level: u64, check: &str| {
+            format!(
+                r#"{{"fitness_raw":0.5,"restarts":{restarts},"updated":{updated},"level":{level},"check":{check}}}"#
+            )
+        };
+        let lines = [
+            line(0, true, 1, "null"),
+            line(0, true, 11, "null"),
+            line(1, false, 11, r#"{"level":100,"samples":5,"solved":3}"#),
+            line(1, true, 1, "null"),
+            line(2, true, 2, "null"),
+            line(2, true, 1, "null"),
+            line(2, false, 11, r#"{"level":100,"samples":5,"solved":5}"#),
+        ];
+        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
+        let m = read_metrics(dir.path())?;
+        let got: Vec<_> =
+            m.lineages.iter().map(|l| (l.learning_iterations, l.last_level, l.check, l.finished())).collect();
+        assert_eq!(got, vec![(2, 11, Some((3, 5)), false), (2, 2, None, false), (1, 11, Some((5, 5)), true)]);
+        assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        Ok(())
+    }
 }
