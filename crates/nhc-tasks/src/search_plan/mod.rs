@@ -62,6 +62,16 @@ pub fn actions<W: World>(world: &W, s: &W::State, plus: bool) -> [bool; ACTIONS]
     if plus { world.applicable(s) } else { [true; ACTIONS] }
 }
 
+/// The children of `s` in the model's order: `(action, state)` for every action it applies.
+fn children<'a, W: World>(
+    world: &'a W,
+    s: &'a W::State,
+    plus: bool,
+) -> impl Iterator<Item = (usize, W::State)> + 'a {
+    let mask = actions(world, s, plus);
+    (0..ACTIONS).filter(move |&a| mask[a]).map(move |a| (a, world.apply(s, a)))
+}
+
 /// One problem: reach `goal` from `start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem<S> {
@@ -94,9 +104,8 @@ impl<S: Clone + Eq + Hash> SearchTree<S> {
         let mut node = 0;
         while node < max_expansions && node < tree.states.len() {
             let s = tree.states[node].clone();
-            let mask = actions(world, &s, plus);
-            for (a, _) in mask.iter().enumerate().filter(|(_, on)| **on) {
-                tree.states.push(world.apply(&s, a));
+            for (a, child) in children(world, &s, plus) {
+                tree.states.push(child);
                 tree.parent.push(node);
                 tree.action.push(a);
                 let child = tree.states.len() - 1;
@@ -189,8 +198,7 @@ fn exact<W: World>(
     let mut node = 0;
     let expand = |queue: &mut Vec<W::State>, node: usize, kids: &mut Vec<W::State>| {
         let s = queue[node].clone();
-        for (a, _) in actions(world, &s, plus).iter().enumerate().filter(|(_, on)| **on) {
-            let child = world.apply(&s, a);
+        for (_, child) in children(world, &s, plus) {
             kids.retain(|k| !world.equal(k, &child));
             queue.push(child);
         }
@@ -201,8 +209,7 @@ fn exact<W: World>(
     }
     let target = queue.get(level - 1)?.clone();
     let mut kids: Vec<W::State> = Vec::with_capacity(ACTIONS);
-    for (a, _) in actions(world, &target, plus).iter().enumerate().filter(|(_, on)| **on) {
-        let child = world.apply(&target, a);
+    for (_, child) in children(world, &target, plus) {
         if !kids.iter().any(|k| world.equal(k, &child)) && !queue.iter().any(|s| world.equal(s, &child)) {
             kids.push(child);
         }
@@ -232,8 +239,7 @@ fn at_least<W: World>(
     let mut fresh = Vec::new();
     for node in 0..2 * level {
         let s = queue.get(node)?.clone();
-        for (a, _) in actions(world, &s, plus).iter().enumerate().filter(|(_, on)| **on) {
-            let child = world.apply(&s, a);
+        for (_, child) in children(world, &s, plus) {
             if seen.insert(child.clone()) && node + 1 >= level {
                 fresh.push(child.clone());
             }
