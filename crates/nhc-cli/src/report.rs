@@ -270,8 +270,9 @@ fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<St
          iterations of a finished lineage, median | not finished: level (count) |\n|---|---:|---:|---:|---|\n",
     );
     for (task, all) in lineages {
-        let done: Vec<f64> =
+        let mut done: Vec<f64> =
             all.iter().filter(|l| l.finished()).map(|l| l.learning_iterations as f64).collect();
+        done.sort_by(f64::total_cmp);
         let mut stopped = std::collections::BTreeMap::new();
         let mut failed_checks = 0;
         for l in all.iter().filter(|l| !l.finished()) {
@@ -284,20 +285,8 @@ fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<St
         if failed_checks > 0 {
             where_.push(format!("check: {failed_checks}"));
         }
-        let median = if done.is_empty() {
-            "–".to_string()
-        } else {
-            let mut done = done;
-            done.sort_by(f64::total_cmp);
-            format!("{:.0}", quantile(&done, 0.5))
-        };
-        writeln!(
-            t,
-            "| {task} | {} | {} | {median} | {} |",
-            all.len(),
-            all.iter().filter(|l| l.finished()).count(),
-            where_.join(", ")
-        )?;
+        let median = if done.is_empty() { "–".to_string() } else { format!("{:.0}", quantile(&done, 0.5)) };
+        writeln!(t, "| {task} | {} | {} | {median} | {} |", all.len(), done.len(), where_.join(", "))?;
     }
     t.push('\n');
     Ok(t)
