@@ -265,8 +265,8 @@ fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<St
     }
     let mut t = String::from(
         "## Lineages\n\nA lineage is θ from a (re)start to the next restart or the end of the run. \
-         Not finished: the level it stopped at (restart after 2 000 learning iterations on it, or \
-         the cap), or a failed generalization check.\n\n| task | lineages | finished | learning \
+         Not finished: the level it stopped at (the restart after `restart_after` learning \
+         iterations on it, or the cap), or a failed generalization check.\n\n| task | lineages | finished | learning \
          iterations of a finished lineage, median | not finished: level (count) |\n|---|---:|---:|---:|---|\n",
     );
     for (task, all) in lineages {
