@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Usage: scripts/sweep.sh NAME "TASKS" [RUNS]
-# `nhc sweep` of TASKS (space-separated, or `all`) with seeds 1..RUNS (default 5) into runs/NAME
+# Usage: scripts/sweep.sh NAME "TASKS" [RUNS] [CONFIG.toml]
+# `nhc sweep` of TASKS (space-separated, or `all`) with seeds 1..RUNS (default 5), trained with the
+# default hyperparameters or those of CONFIG.toml, into runs/NAME
 # (resumable: finished runs are skipped, interrupted ones resume), evaluated at levels 10, 100, 500
 # and 1000 with 50 samples each, on all cores; copies the per-run lines to results/NAME.jsonl,
 # writes the report and its figures (`nhc report`) to results/NAME.md and results/NAME_*.png|svg,
 # and appends the wall time of this call to the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=$1; tasks=$2; runs=${3:-5}
+name=$1; tasks=$2; runs=${3:-5}; config=(${4:+--config "$4"})
 cargo build --release -q
 start=$SECONDS
-./target/release/nhc sweep --tasks "${tasks// /,}" --runs "$runs" --out "runs/$name" > /dev/null
+./target/release/nhc sweep --tasks "${tasks// /,}" --runs "$runs" --out "runs/$name" "${config[@]}" > /dev/null
 wall=$((SECONDS - start))
 mkdir -p results
 cp "runs/$name/sweep.jsonl" "results/$name.jsonl"
 ./target/release/nhc report "results/$name.jsonl" > /dev/null
-printf '\nWall time of `scripts/sweep.sh %s "%s" %s` (sweep only, this call): %d s on %d cores.\n' \
-  "$name" "$tasks" "$runs" "$wall" "$(nproc)" >> "results/$name.md"
+printf '\nWall time of `scripts/sweep.sh %s "%s" %s%s` (sweep only, this call): %d s on %d cores.\n' \
+  "$name" "$tasks" "$runs" "${4:+ $4}" "$wall" "$(nproc)" >> "results/$name.md"
 cat "results/$name.md"
