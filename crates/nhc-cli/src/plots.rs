@@ -141,25 +141,52 @@ fn mean_se(runs: &[Vec<f64>], i: usize) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-/// Writes `stem.svg` and `stem.png`.
-pub fn learning_curves(curves: &[Curves], stem: &Path) -> Result<()> {
+/// Writes `stem.svg` and `stem.png`: one panel per group of tasks (the paper's figure groups
+/// search and plan, the arithmetic tasks and the copy family), stacked.
+pub fn learning_curves(panels: &[(String, Vec<Curves>)], stem: &Path) -> Result<()> {
     register()?;
-    let svg = stem.with_extension("svg");
-    let png = stem.with_extension("png");
-    draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area(), curves)?;
-    draw(BitMapBackend::new(&png, (900, 560)).into_drawing_area(), curves)?;
+    let size = (900, 40 + 380 * panels.len().max(1) as u32);
+    draw_panels(SVGBackend::new(&stem.with_extension("svg"), size).into_drawing_area(), panels)?;
+    draw_panels(BitMapBackend::new(&stem.with_extension("png"), size).into_drawing_area(), panels)?;
     Ok(())
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, curves: &[Curves]) -> Result<()>
+fn draw_panels<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    panels: &[(String, Vec<Curves>)],
+) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
     root.fill(&WHITE).map_err(err)?;
-    let longest = curves.iter().flat_map(|c| c.runs.iter().map(Vec::len)).max().unwrap_or(1).max(2);
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Learning curves: batch fitness of θ, mean ± standard error over runs", ("sans-serif", 20))
+    let body = root
+        .titled("Learning curves: batch fitness of θ, mean ± standard error over runs", ("sans-serif", 20))
+        .map_err(err)?;
+    let longest = panels
+        .iter()
+        .flat_map(|(_, curves)| curves.iter().flat_map(|c| c.runs.iter().map(Vec::len)))
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    for (area, (title, curves)) in body.split_evenly((panels.len().max(1), 1)).iter().zip(panels) {
+        draw(area, title, curves, longest)?;
+    }
+    root.present().map_err(err)
+}
+
+fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    curves: &[Curves],
+    longest: usize,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
@@ -201,7 +228,25 @@ where
             .label(format!("{} ({} runs)", c.task, c.runs.len()))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
     }
-    legend_and_present(&mut chart, &root, SeriesLabelPosition::LowerRight)
+    legend(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+/// Draws the legend at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| anyhow!("drawing failed: {e:?}"))
 }
 
 /// Draws the legend at `position` and writes the figure.
@@ -213,16 +258,8 @@ fn legend_and_present<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTra
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    legend(chart, position)?;
+    root.present().map_err(|e| anyhow!("drawing failed: {e:?}"))
 }
 
 /// The learned behaviour of one sample, like the paper's behaviour figure: per step the written

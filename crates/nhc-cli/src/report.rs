@@ -202,8 +202,9 @@ pub fn report(path: &Path) -> Result<String> {
         let file = |stem: &str| {
             Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
         };
+        let tasks: Vec<String> = curves.iter().map(|c| c.task.clone()).collect();
         let stem = format!("{base}_learning_curves");
-        crate::plots::learning_curves(&curves, Path::new(&stem))?;
+        crate::plots::learning_curves(&panels(curves), Path::new(&stem))?;
         let mean_per_level: Vec<crate::plots::Series> = spent
             .iter()
             .map(|(task, runs)| {
@@ -223,13 +224,13 @@ pub fn report(path: &Path) -> Result<String> {
             &mean_per_level,
             Path::new(&levels_stem),
         )?;
-        let last: Vec<crate::plots::Series> = curves
+        let last: Vec<crate::plots::Series> = tasks
             .iter()
-            .map(|c| {
-                let ls: Vec<f64> = runs.iter().filter(|r| r.task == c.task).map(|r| r.last_learned).collect();
+            .map(|task| {
+                let ls: Vec<f64> = runs.iter().filter(|r| &r.task == task).map(|r| r.last_learned).collect();
                 let points =
                     (1..=11).map(|l| (l as f64, ls.iter().filter(|x| **x == l as f64).count() as f64));
-                (c.task.clone(), points.collect())
+                (task.clone(), points.collect())
             })
             .collect();
         let last_stem = format!("{base}_last_level_learned");
@@ -259,6 +260,27 @@ pub fn report(path: &Path) -> Result<String> {
 
 /// Per task: the lineages (θ from one restart to the next), how many finished, and where the
 /// others stopped: the level at their restart (or the cap), or a failed generalization check.
+/// The task groups of the paper's learning-curve figure; other tasks share a last panel.
+const GROUPS: [(&str, &[&str]); 3] = [
+    ("search and plan", &["search", "plan", "search+", "plan+"]),
+    ("addition, sort, arithmetic", &["addition", "sort", "arithmetic"]),
+    ("copy family", &["copy", "repeatCopy", "reverse", "duplicated"]),
+];
+
+/// `curves` split into the panels of [`GROUPS`] (empty ones left out), keeping their order.
+fn panels(curves: Vec<crate::plots::Curves>) -> Vec<(String, Vec<crate::plots::Curves>)> {
+    let group =
+        |task: &str| GROUPS.iter().position(|(_, tasks)| tasks.contains(&task)).unwrap_or(GROUPS.len());
+    let mut out: Vec<(String, Vec<crate::plots::Curves>)> = (0..=GROUPS.len())
+        .map(|g| (GROUPS.get(g).map_or("other tasks", |(t, _)| t).to_string(), Vec::new()))
+        .collect();
+    for c in curves {
+        out[group(&c.task)].1.push(c);
+    }
+    out.retain(|(_, cs)| !cs.is_empty());
+    out
+}
+
 fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<String> {
     if lineages.is_empty() {
         return Ok(String::new());
@@ -302,5 +324,23 @@ mod tests {
         assert_eq!((quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)), (2.0, 3.0, 4.0));
         assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
         assert_eq!(median_iqr(vec![10.0, 1.0, 4.0, 3.0, 2.0]), "3 (−1, +1)");
+    }
+
+    #[test]
+    fn learning_curve_panels_follow_the_paper_groups() {
+        let curves = ["copy", "mine", "sort", "plan+", "addition"]
+            .map(|t| crate::plots::Curves { task: t.to_string(), runs: Vec::new() });
+        let got: Vec<(String, Vec<String>)> = panels(curves.into())
+            .into_iter()
+            .map(|(title, cs)| (title, cs.into_iter().map(|c| c.task).collect()))
+            .collect();
+        let want = [
+            ("search and plan", vec!["plan+"]),
+            ("addition, sort, arithmetic", vec!["sort", "addition"]),
+            ("copy family", vec!["copy"]),
+            ("other tasks", vec!["mine"]),
+        ]
+        .map(|(t, cs)| (t.to_string(), cs.into_iter().map(String::from).collect()));
+        assert_eq!(got, want);
     }
 }
