@@ -141,8 +141,7 @@ fn mean_se(runs: &[Vec<f64>], i: usize) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-/// Writes `stem.svg` and `stem.png`: one panel per group of tasks (the paper's figure groups
-/// search and plan, the arithmetic tasks and the copy family), stacked.
+/// Writes `stem.svg` and `stem.png`: one panel per group of tasks, stacked.
 pub fn learning_curves(panels: &[(String, Vec<Curves>)], stem: &Path) -> Result<()> {
     register()?;
     let size = (900, 40 + 380 * panels.len().max(1) as u32);

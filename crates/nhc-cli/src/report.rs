@@ -260,7 +260,8 @@ pub fn report(path: &Path) -> Result<String> {
 
 /// Per task: the lineages (θ from one restart to the next), how many finished, and where the
 /// others stopped: the level at their restart (or the cap), or a failed generalization check.
-/// The task groups of the paper's learning-curve figure; other tasks share a last panel.
+/// Task groups of the learning-curve figure, in the order of the paper's Table 1 (search and
+/// plan, the tasks with an ALU that computes, the copy family); other tasks share a last panel.
 const GROUPS: [(&str, &[&str]); 3] = [
     ("search and plan", &["search", "plan", "search+", "plan+"]),
     ("addition, sort, arithmetic", &["addition", "sort", "arithmetic"]),
@@ -327,7 +328,7 @@ mod tests {
     }
 
     #[test]
-    fn learning_curve_panels_follow_the_paper_groups() {
+    fn learning_curve_panels_follow_the_task_groups() {
         let curves = ["copy", "mine", "sort", "plan+", "addition"]
             .map(|t| crate::plots::Curves { task: t.to_string(), runs: Vec::new() });
         let got: Vec<(String, Vec<String>)> = panels(curves.into())
