@@ -169,12 +169,12 @@ where
         .unwrap_or(1)
         .max(2);
     for (area, (title, curves)) in body.split_evenly((panels.len().max(1), 1)).iter().zip(panels) {
-        draw(area, title, curves, longest)?;
+        draw_curves(area, title, curves, longest)?;
     }
     root.present().map_err(err)
 }
 
-fn draw<DB: DrawingBackend>(
+fn draw_curves<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
     curves: &[Curves],

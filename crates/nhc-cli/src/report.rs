@@ -258,8 +258,6 @@ pub fn report(path: &Path) -> Result<String> {
     Ok(out)
 }
 
-/// Per task: the lineages (θ from one restart to the next), how many finished, and where the
-/// others stopped: the level at their restart (or the cap), or a failed generalization check.
 /// Task groups of the learning-curve figure, in the order of the paper's Table 1 (search and
 /// plan, the tasks with an ALU that computes, the copy family); other tasks share a last panel.
 const GROUPS: [(&str, &[&str]); 3] = [
@@ -282,6 +280,8 @@ fn panels(curves: Vec<crate::plots::Curves>) -> Vec<(String, Vec<crate::plots::C
     out
 }
 
+/// Per task: the lineages (θ from one restart to the next), how many finished, and where the
+/// others stopped: the level at their restart (or the cap), or a failed generalization check.
 fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<String> {
     if lineages.is_empty() {
         return Ok(String::new());

@@ -45,8 +45,8 @@ pub struct TrainConfig {
     pub mirrored: bool,
     /// Generalization check (ours, docs/DESIGN.md): once the mixed level is solved, θ must also
     /// solve `check_samples` fresh samples at levels spread evenly over `levels + 1 ..=
-    /// check_level`, or the lineage is dropped and the run restarts. 0 = no check. Default 100 (docs/DESIGN.md: plain search reaches every depth-3 path
-    /// of its tree only from level 85 on).
+    /// check_level`, or the lineage is dropped and the run restarts. 0 = no check. Default 100
+    /// (docs/DESIGN.md: plain search reaches every depth-3 path of its tree only from level 85 on).
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
