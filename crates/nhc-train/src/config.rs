@@ -247,10 +247,21 @@ mod tests {
         assert_eq!(with(|c| c.restart_after = 0), Err(ConfigError::RestartAfter));
     }
     #[test]
-    fn paper_restart_config_differs_from_the_default_only_in_restart_after() {
-        let paper = TrainConfig::from_toml(include_str!("../../../configs/paper_restart.toml")).unwrap();
-        assert_eq!(paper, TrainConfig { restart_after: 2_000, ..TrainConfig::default() });
-        assert_ne!(TrainConfig::default().restart_after, 2_000);
+    fn committed_configs_differ_from_the_default_in_one_value_each() {
+        let default = TrainConfig::default();
+        for (text, expected) in [
+            (
+                include_str!("../../../configs/paper_restart.toml"),
+                TrainConfig { restart_after: 2_000, ..default.clone() },
+            ),
+            (
+                include_str!("../../../configs/decay999.toml"),
+                TrainConfig { weight_decay: 0.999, ..default.clone() },
+            ),
+        ] {
+            assert_eq!(TrainConfig::from_toml(text).unwrap(), expected);
+            assert_ne!(expected, default);
+        }
     }
     #[test]
     fn levels_at_least_one() {
