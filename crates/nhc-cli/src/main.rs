@@ -4,9 +4,11 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use nhc_model::Params;
 use nhc_tasks::registry::{AnyTask, TraceSource};
+use nhc_tasks::search_plan::MAP_TASKS;
 use nhc_tasks::{Model, find};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
 mod plots;
 mod report;
@@ -46,8 +48,14 @@ enum Command {
         #[arg(long)]
         model: String,
         /// The input as JSON, or @FILE to read it from a file.
-        #[arg(long)]
-        input: String,
+        #[arg(long, required_unless_present = "start", conflicts_with = "start")]
+        input: Option<String>,
+        /// search and plan tasks: the start world, a text map file (one row per line).
+        #[arg(long, requires = "goal")]
+        start: Option<PathBuf>,
+        /// search and plan tasks: the goal world, a text map file (one row per line).
+        #[arg(long, requires = "start")]
+        goal: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -188,17 +196,22 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Run { task, model, input, json } => {
+        Command::Run { task, model, input, start, goal, json } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
-            let r = task.run(&model, &read_json(&input)?)?;
+            let input = match (input, start, goal) {
+                (Some(input), _, _) => read_json(&input)?,
+                (None, Some(start), Some(goal)) => read_maps(task, &start, &goal)?,
+                _ => bail!("give --input, or --start and --goal"),
+            };
+            let r = task.run(&model, &input)?;
             if json {
                 println!(
                     "{}",
                     json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps })
                 );
             } else {
-                println!("{}", r.output);
+                println!("{}", r.text.trim_end());
                 if !r.correct {
                     eprintln!("note: the model's answer differs from the reference answer {}", r.expected);
                 }
@@ -266,6 +279,23 @@ fn read_json(arg: &str) -> Result<Value> {
         None => arg.to_string(),
     };
     serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
+}
+
+/// `{"start": [rows], "goal": [rows]}` from two text map files, for the tasks that take maps.
+fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
+    if !MAP_TASKS.contains(&task.name()) {
+        bail!("--start and --goal are for {}; task `{}` takes --input", MAP_TASKS.join(", "), task.name());
+    }
+    let rows = |path: &Path| -> Result<Vec<String>> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read map file {}", path.display()))?;
+        let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
+        while rows.last().is_some_and(|r| r.trim().is_empty()) {
+            rows.pop();
+        }
+        Ok(rows)
+    };
+    Ok(json!({ "start": rows(start)?, "goal": rows(goal)? }))
 }
 
 fn print_trace(

@@ -68,6 +68,50 @@ fn run_answers_match_independent_computations() {
     assert_eq!(out("duplicated", dup), expected);
 }
 
+/// Plan tasks take the two worlds as map files too; the plan is checked by the library's tests,
+/// here that both input forms give the same answer and the text ends at the goal.
+#[test]
+fn run_takes_map_files() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let start = ["######", "#@-$-#", "#----#", "#-#--#", "#----#", "######"];
+    let goal = ["######", "#---$#", "#--@-#", "#-#--#", "#----#", "######"];
+    let (s, g) = (dir.path().join("start.txt"), dir.path().join("goal.txt"));
+    std::fs::write(&s, start.join("\n") + "\n")?;
+    std::fs::write(&g, goal.join("\r\n") + "\r\n\n")?;
+    let (s, g) = (s.to_str().ok_or("path")?, g.to_str().ok_or("path")?);
+    let files = ["run", "--task", "plan", "--model", "scripted", "--start", s, "--goal", g];
+    let inline = serde_json::json!({ "start": start, "goal": goal }).to_string();
+    let from_json = ok_json(&["run", "--task", "plan", "--model", "scripted", "--input", &inline, "--json"]);
+    assert_eq!(ok_json(&[&files[..], &["--json"]].concat())["output"], from_json["output"]);
+    assert_eq!(from_json["output"], serde_json::json!(["R", "R", "D"]));
+    let out = nhc(&files);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.starts_with("plan: R R D (3 actions)"), "{text}");
+    assert!(text.trim_end().ends_with("the plan reaches the goal"), "{text}");
+
+    fails_with(
+        &["run", "--task", "copy", "--model", "scripted", "--start", s, "--goal", g],
+        "--start and --goal are for",
+    );
+    fails_with(&["run", "--task", "plan", "--model", "scripted", "--start", s], "--goal");
+    let missing = dir.path().join("none.txt");
+    fails_with(
+        &[
+            "run",
+            "--task",
+            "plan",
+            "--model",
+            "scripted",
+            "--start",
+            s,
+            "--goal",
+            missing.to_str().ok_or("path")?,
+        ],
+        "cannot read map file",
+    );
+    Ok(())
+}
+
 #[test]
 fn trace_shows_every_step() {
     let out =

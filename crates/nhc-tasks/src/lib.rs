@@ -93,4 +93,9 @@ pub trait Task: Send + Sync + 'static {
     fn answer_json(answer: &Self::Answer) -> Value;
     /// A data word as short text (for traces).
     fn show(data: &Self::Data) -> String;
+    /// The answer as text for `nhc run`; by default its JSON.
+    fn answer_text(sample: &Self::Sample, answer: &Self::Answer) -> String {
+        let _ = sample;
+        Self::answer_json(answer).to_string()
+    }
 }

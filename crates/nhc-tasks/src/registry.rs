@@ -37,6 +37,8 @@ pub struct RunReport {
     /// Output equals expected and the model stopped where it should.
     pub correct: bool,
     pub steps: u64,
+    /// The model's answer as text for people ([`Task::answer_text`]).
+    pub text: String,
 }
 
 /// One step of a trace, for printing and plotting.
@@ -159,6 +161,7 @@ impl<T: Task, P: Policy + Clone + Send + Sync> PolicyRunner<T> for Holder<T, P> 
             expected: T::answer_json(&expected),
             correct: outcome.solved() && answer == expected,
             steps: outcome.steps,
+            text: T::answer_text(sample, &answer),
         }
     }
     fn time(&mut self, sample: &T::Sample, max_steps: u64) -> (u64, f64) {

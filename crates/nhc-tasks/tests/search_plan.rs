@@ -441,6 +441,50 @@ fn run_answers_user_problems() {
     assert_eq!((same.output, same.correct), (json!([]), true));
 }
 
+/// `nhc run`'s text: the plan's states, column by column, are those of the actions replayed in
+/// the simulator here, and the last is the goal.
+#[test]
+fn plan_text_shows_the_states_along_the_plan() {
+    // The second needs 8 actions: 9 states, shown in two blocks.
+    let long_start = ["######", "#@   #", "# $  #", "#    #", "#    #", "######"];
+    let long_goal = ["######", "#    #", "#    #", "#   $#", "#   @#", "######"];
+    for (start, goal) in [(START, GOAL), (long_start, long_goal)] {
+        plan_text_replays(&start, &goal);
+    }
+}
+
+fn plan_text_replays(start: &[&str], goal: &[&str]) {
+    let plan = find("plan+").unwrap().run(&Model::Scripted, &input(start, goal)).unwrap();
+    let actions: Vec<char> =
+        plan.output.as_array().unwrap().iter().map(|a| a.as_str().unwrap().chars().next().unwrap()).collect();
+    let mut expected = vec![grid(&Board6::parse(start).unwrap())];
+    for &a in &actions {
+        expected.push(step(expected.last().unwrap(), a));
+    }
+    assert_eq!(expected.last(), Some(&grid(&Board6::parse(goal).unwrap())));
+
+    let blocks: Vec<&str> = plan.text.trim_end().split("\n\n").collect();
+    let names: Vec<String> = actions.iter().map(char::to_string).collect();
+    assert_eq!(blocks[0], format!("plan: {} ({} actions)", names.join(" "), actions.len()));
+    assert_eq!(*blocks.last().unwrap(), "the plan reaches the goal");
+    let mut shown: Vec<Grid> = Vec::new();
+    for block in &blocks[1..blocks.len() - 1] {
+        let lines: Vec<&str> = block.lines().collect();
+        assert_eq!(lines.len(), 7, "a label line and 6 rows: {block}");
+        let columns: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split_whitespace().collect()).collect();
+        for k in 0..columns[0].len() {
+            shown.push(columns.iter().map(|row| row[k].chars().collect()).collect());
+        }
+    }
+    assert_eq!(shown, expected);
+    assert_eq!(blocks.len(), 2 + expected.len().div_ceil(8));
+    assert!(blocks[1].starts_with("start"));
+
+    let search = find("search").unwrap().run(&Model::Scripted, &input(start, goal)).unwrap();
+    let n = model_bfs_expansion(&expected[0], expected.last().unwrap(), false, 100_000).unwrap();
+    assert_eq!(search.text, format!("goal found in expansion {n}"));
+}
+
 #[test]
 fn malformed_maps_are_plain_errors() {
     let err = |v: serde_json::Value| Plan::parse_input(&v).unwrap_err().to_string();

@@ -665,4 +665,65 @@ impl<const PLUS: bool, const PLAN: bool> Task for SearchPlan<PLUS, PLAN> {
     fn show(d: &Board6) -> String {
         d.show()
     }
+    /// search: in which expansion the goal appeared; plan: the actions, then the states along
+    /// them, replayed from the start in the simulator.
+    fn answer_text(p: &Problem<Board6>, a: &Answer) -> String {
+        match *a {
+            Answer::Search { found: true, expansions: 0 } => "the start is the goal (no expansion)".into(),
+            Answer::Search { found: true, expansions } => format!("goal found in expansion {expansions}"),
+            Answer::Search { found: false, expansions } => {
+                format!("goal not found ({expansions} expansions completed)")
+            }
+            Answer::Plan(ref actions) => plan_text(&Sokoban::<6>, p, actions),
+        }
+    }
+}
+
+/// The tasks of this family: their input is a start and a goal world.
+pub const MAP_TASKS: [&str; 4] =
+    [<Search as Task>::NAME, <Plan as Task>::NAME, <SearchPlus as Task>::NAME, <PlanPlus as Task>::NAME];
+
+/// States shown side by side in one block of [`plan_text`].
+const STATES_PER_BLOCK: usize = 8;
+
+/// A plan as text: its actions, the states along it (replayed from the start, at most
+/// [`STATES_PER_BLOCK`] side by side), and whether it ends at the goal.
+pub fn plan_text<const N: usize>(
+    world: &Sokoban<N>,
+    p: &Problem<Board<N>>,
+    actions: &[Option<usize>],
+) -> String {
+    let names: Vec<&str> = actions.iter().map(|a| a.map_or("?", |k| OP_NAMES[k])).collect();
+    let mut out = if actions.is_empty() {
+        "plan: no actions (the start is the goal)\n".to_string()
+    } else {
+        format!("plan: {} ({} actions)\n", names.join(" "), actions.len())
+    };
+    let mut states = vec![("start".to_string(), p.start)];
+    for (k, a) in actions.iter().enumerate() {
+        let Some(a) = *a else { break };
+        let next = world.apply(&states[k].1, a);
+        states.push((format!("{} {}", k + 1, OP_NAMES[a]), next));
+    }
+    for block in states.chunks(STATES_PER_BLOCK) {
+        out.push('\n');
+        // Each panel: its label, then the N rows of its map.
+        let panels: Vec<Vec<String>> =
+            block.iter().map(|(l, b)| std::iter::once(l.clone()).chain(b.rows()).collect()).collect();
+        let width = panels.iter().map(|p| p[0].chars().count()).max().unwrap_or(0).max(N);
+        for line in 0..=N {
+            let cells: Vec<String> = panels.iter().map(|p| format!("{:<width$}", p[line])).collect();
+            out += cells.join("  ").trim_end();
+            out.push('\n');
+        }
+    }
+    let last = states.last().map(|(_, b)| *b).unwrap_or(p.start);
+    out += if states.len() <= actions.len() {
+        "\nstep with no action joining two output states: the replay stops there\n"
+    } else if world.equal(&last, &p.goal) {
+        "\nthe plan reaches the goal\n"
+    } else {
+        "\nthe plan does not reach the goal\n"
+    };
+    out
 }
