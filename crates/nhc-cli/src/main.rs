@@ -50,12 +50,8 @@ enum Command {
         /// The input as JSON, or @FILE to read it from a file.
         #[arg(long, required_unless_present = "start", conflicts_with = "start")]
         input: Option<String>,
-        /// search and plan tasks: the start world, a text map file (one row per line).
-        #[arg(long, requires = "goal")]
-        start: Option<PathBuf>,
-        /// search and plan tasks: the goal world, a text map file (one row per line).
-        #[arg(long, requires = "start")]
-        goal: Option<PathBuf>,
+        #[command(flatten)]
+        maps: Maps,
         #[arg(long)]
         json: bool,
     },
@@ -66,16 +62,19 @@ enum Command {
         #[arg(long)]
         model: String,
         /// Trace a random sample of this level...
-        #[arg(long, conflicts_with = "input", required_unless_present = "input")]
+        #[arg(long, conflicts_with_all = ["input", "start"], required_unless_present_any = ["input", "start"])]
         level: Option<usize>,
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Which sample of that level and seed: the same index as in `nhc eval`'s `failed` list.
         #[arg(long, default_value_t = 0, requires = "level")]
         index: u64,
-        /// ...or your own input (JSON, or @FILE).
-        #[arg(long)]
+        /// ...or your own input (JSON, or @FILE)...
+        #[arg(long, conflicts_with = "start")]
         input: Option<String>,
+        /// ...or, for search and plan tasks, two map files.
+        #[command(flatten)]
+        maps: Maps,
         /// Print JSON lines instead of a table.
         #[arg(long)]
         json: bool,
@@ -196,14 +195,10 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Run { task, model, input, start, goal, json } => {
+        Command::Run { task, model, input, maps, json } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
-            let input = match (input, start, goal) {
-                (Some(input), _, _) => read_json(&input)?,
-                (None, Some(start), Some(goal)) => read_maps(task, &start, &goal)?,
-                _ => bail!("give --input, or --start and --goal"),
-            };
+            let input = user_input(task, input, maps)?.context("give --input, or --start and --goal")?;
             let r = task.run(&model, &input)?;
             if json {
                 println!(
@@ -217,13 +212,13 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Trace { task, model, level, seed, index, input, json, words, figure } => {
+        Command::Trace { task, model, level, seed, index, input, maps, json, words, figure } => {
             let task = find(&task)?;
             let model = Model::from_arg(&model, task)?;
-            let source = match (level, input) {
+            let source = match (level, user_input(task, input, maps)?) {
                 (Some(level), _) => TraceSource::Level { level, seed, index },
-                (None, Some(input)) => TraceSource::Input(read_json(&input)?),
-                (None, None) => bail!("give --level or --input"),
+                (None, Some(input)) => TraceSource::Input(input),
+                (None, None) => bail!("give --level, --input, or --start and --goal"),
             };
             let (rows, report) = task.trace(&model, &source)?;
             if let Some(path) = figure {
@@ -279,6 +274,27 @@ fn read_json(arg: &str) -> Result<Value> {
         None => arg.to_string(),
     };
     serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
+}
+
+/// The two worlds of a search or plan problem as text map files, one row per line.
+#[derive(clap::Args, Debug)]
+struct Maps {
+    /// search and plan tasks: the start world, a text map file.
+    #[arg(long, requires = "goal")]
+    start: Option<PathBuf>,
+    /// search and plan tasks: the goal world, a text map file.
+    #[arg(long, requires = "start")]
+    goal: Option<PathBuf>,
+}
+
+/// A user's input from `--input` (JSON or @FILE) or from `--start` and `--goal`; `None` if
+/// neither was given.
+fn user_input(task: &dyn AnyTask, input: Option<String>, maps: Maps) -> Result<Option<Value>> {
+    Ok(match (input, maps.start, maps.goal) {
+        (Some(input), _, _) => Some(read_json(&input)?),
+        (None, Some(start), Some(goal)) => Some(read_maps(task, &start, &goal)?),
+        _ => None,
+    })
 }
 
 /// `{"start": [rows], "goal": [rows]}` from two text map files, for the tasks that take maps.

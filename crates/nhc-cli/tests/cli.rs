@@ -68,8 +68,8 @@ fn run_answers_match_independent_computations() {
     assert_eq!(out("duplicated", dup), expected);
 }
 
-/// Plan tasks take the two worlds as map files too; the plan is checked by the library's tests,
-/// here that both input forms give the same answer and the text ends at the goal.
+/// Plan tasks take the two worlds as map files too (`run` and `trace`); the plan is checked by the
+/// library's tests, here that both input forms give the same answer and the text ends at the goal.
 #[test]
 fn run_takes_map_files() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
@@ -88,6 +88,12 @@ fn run_takes_map_files() -> Result<(), Box<dyn std::error::Error>> {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.starts_with("plan: R R D (3 actions)"), "{text}");
     assert!(text.trim_end().ends_with("the plan reaches the goal"), "{text}");
+    let trace = nhc(&["trace", "--task", "plan", "--model", "scripted", "--start", s, "--goal", g]);
+    let text = String::from_utf8_lossy(&trace.stdout);
+    assert!(
+        trace.status.success() && text.trim_end().ends_with("answer: [\"R\",\"R\",\"D\"]\ncorrect"),
+        "{text}"
+    );
 
     fails_with(
         &["run", "--task", "copy", "--model", "scripted", "--start", s, "--goal", g],
