@@ -72,7 +72,7 @@ enum Command {
         /// ...or your own input (JSON, or @FILE)...
         #[arg(long, conflicts_with = "start")]
         input: Option<String>,
-        /// ...or, for search and plan tasks, two map files.
+        // ...or, for search and plan tasks, two map files (`--start`, `--goal`).
         #[command(flatten)]
         maps: Maps,
         /// Print JSON lines instead of a table.

@@ -7,6 +7,7 @@ use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::search_plan::sokoban::{Board, Board6, Cell, Sokoban};
 use nhc_tasks::search_plan::{
     Answer, OP_NOP, Plan, PlanPlus, Problem, Search, SearchModules, SearchPlus, SearchTree, World, config,
+    plan_text,
 };
 use nhc_tasks::{Model, Task, find, sample_rng};
 use proptest::prelude::*;
@@ -451,6 +452,20 @@ fn plan_text_shows_the_states_along_the_plan() {
     for (start, goal) in [(START, GOAL), (long_start, long_goal)] {
         plan_text_replays(&start, &goal);
     }
+}
+
+/// A wrong plan and a plan with a gap (two output states no action joins) say so.
+#[test]
+fn plan_text_reports_wrong_and_broken_plans() {
+    let p = Problem { start: Board6::parse(&START).unwrap(), goal: Board6::parse(&GOAL).unwrap() };
+    let wrong = plan_text(&Sokoban::<6>, &p, &[Some(2)]);
+    assert!(
+        wrong.starts_with("plan: D (1 action)\n") && wrong.ends_with("the plan does not reach the goal\n")
+    );
+    let broken = plan_text(&Sokoban::<6>, &p, &[Some(1), None, Some(2)]);
+    assert!(broken.starts_with("plan: R ? D (3 actions)"), "{broken}");
+    assert!(broken.contains("start   1 R\n") && !broken.contains("3 D"), "{broken}");
+    assert!(broken.ends_with("the replay stops there\n"), "{broken}");
 }
 
 fn plan_text_replays(start: &[&str], goal: &[&str]) {

@@ -697,7 +697,8 @@ pub fn plan_text<const N: usize>(
     let mut out = if actions.is_empty() {
         "plan: no actions (the start is the goal)\n".to_string()
     } else {
-        format!("plan: {} ({} actions)\n", names.join(" "), actions.len())
+        let n = actions.len();
+        format!("plan: {} ({n} action{})\n", names.join(" "), if n == 1 { "" } else { "s" })
     };
     let mut states = vec![("start".to_string(), p.start)];
     for (k, a) in actions.iter().enumerate() {
@@ -717,10 +718,10 @@ pub fn plan_text<const N: usize>(
             out.push('\n');
         }
     }
-    let last = states.last().map(|(_, b)| *b).unwrap_or(p.start);
+    let last = &states[states.len() - 1].1;
     out += if states.len() <= actions.len() {
         "\nstep with no action joining two output states: the replay stops there\n"
-    } else if world.equal(&last, &p.goal) {
+    } else if world.equal(last, &p.goal) {
         "\nthe plan reaches the goal\n"
     } else {
         "\nthe plan does not reach the goal\n"
