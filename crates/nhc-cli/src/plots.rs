@@ -46,7 +46,8 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
         let bad = || anyhow!("{}: a line without fitness_raw, level or restarts", path.display());
         m.fitness.push(v["fitness_raw"].as_f64().ok_or_else(bad)?);
         let level = v["level"].as_u64().ok_or_else(bad)? as usize;
-        let updated = v["updated"].as_bool() == Some(true);
+        // A learning iteration (`learned`; logs from before margin updates have only `updated`).
+        let updated = v.get("learned").unwrap_or(&v["updated"]).as_bool() == Some(true);
         if m.learning_per_level.len() < level {
             m.learning_per_level.resize(level, 0);
         }

@@ -42,6 +42,8 @@ struct SummaryFile {
     seed: u64,
     iterations: u64,
     learning_iterations: u64,
+    /// Updates that did not count as learning iterations (`margin_update_is_learning = false`).
+    margin_updates: u64,
     last_level_learned: usize,
     last_level_solved: usize,
     restarts: u64,
@@ -159,7 +161,8 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         let line = serde_json::json!({
             "iteration": l.iteration, "level": l.level, "fitness_raw": l.fitness_raw,
             "best_offspring": l.best_offspring, "offspring_raw": raw, "offspring_shaped": shaped,
-            "perfect": l.perfect, "updated": l.updated, "failed": l.failed, "check": l.check,
+            "perfect": l.perfect, "max_fitness": l.max_fitness, "updated": l.updated,
+            "learned": l.learned, "failed": l.failed, "check": l.check,
             "restarts": l.restarts, "learning_iterations": l.learning_iterations, "steps": l.steps,
             "wall_seconds": elapsed(&start),
         });
@@ -195,6 +198,7 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         seed: state.seed,
         iterations: s.iterations,
         learning_iterations: s.learning_iterations,
+        margin_updates: s.margin_updates,
         last_level_learned: s.last_level_learned,
         last_level_solved: s.last_level_solved,
         restarts: s.restarts,

@@ -1,7 +1,23 @@
 //! Training hyperparameters (SPEC §6–§7), loadable from TOML.
 
+use crate::nes::Step;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+/// The lowest test level of the paper's protocol (SPEC §8: 100, 500, 1000). No training or
+/// selection may look at it.
+pub const FIRST_TEST_LEVEL: usize = 100;
+
+/// When NES skips the update (SPEC §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoUpdateAt {
+    /// Paper: "Whenever an iteration achieves maximum fitness, no learning is triggered" — every
+    /// sample solved and every scored operation chosen with the full margin (fitness 1).
+    MaxFitness,
+    /// Every sample solved, margins ignored.
+    Solved,
+}
 
 /// Every knob of a training run. Defaults are the paper's (SPEC §6–§7) unless noted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -21,9 +37,17 @@ pub struct TrainConfig {
     /// "max iterations"; counted as learning iterations because the paper's sort median of 9 016
     /// learning iterations plus ≥ 8 250 perfect iterations would not fit 20 000 in all).
     pub max_iterations: u64,
-    /// Restart after this many learning iterations on one level without solving it. Default
-    /// 1 000; the paper's 2 000 is `configs/paper_restart.toml` (docs/DESIGN.md, "Restarts").
+    /// Restart after this many learning iterations on one level without solving it (paper:
+    /// 2 000; `configs/restart1000.toml` has our shorter patience, docs/DESIGN.md, "Restarts").
     pub restart_after: u64,
+    /// When θ is left alone (SPEC §6): at maximum fitness (paper, the default), or as soon as every
+    /// sample is solved, margins ignored (our earlier reading).
+    pub no_update_at: NoUpdateAt,
+    /// Whether an update made on a batch whose samples are all solved (only to widen Bus margins)
+    /// triggers learning (SPEC §7): counts as a learning iteration (budget, restart patience,
+    /// "last level learned") and makes its level need 1 500 perfect iterations. Default true:
+    /// every update is a learning iteration (docs/DESIGN.md, "Margin updates").
+    pub margin_update_is_learning: bool,
     /// Curriculum levels 1..=levels; level `levels + 1` mixes all of them (paper: 10, mixed 11).
     pub levels: usize,
     /// Consecutive perfect iterations that solve a level without updates in it (paper: 750).
@@ -41,12 +65,19 @@ pub struct TrainConfig {
     /// Initial bias of every gate (ĝ, f_w, f_r), added to the N(0, init_std²) draw. The paper
     /// does not say; default 0 (negative = gates start closed; docs/DESIGN.md).
     pub gate_bias: f64,
+    /// Utilities and step size of the NES update (default: ours, α/σ with Wierstra's utilities;
+    /// docs/DESIGN.md, "NES step").
+    pub nes_step: Step,
+    /// Std of the Gaussian noise added to every control word written (v, v̂) while training
+    /// (ours, beyond the paper; docs/DESIGN.md, "Word noise"). 0 = none, the default.
+    pub word_noise: f64,
     /// Mirrored sampling: offspring come in pairs θ ± σε (allowed by SPEC §6; default true).
     pub mirrored: bool,
-    /// Generalization check (ours, docs/DESIGN.md): once the mixed level is solved, θ must also
-    /// solve `check_samples` fresh samples at levels spread evenly over `levels + 1 ..=
-    /// check_level`, or the lineage is dropped and the run restarts. 0 = no check. Default 100
-    /// (docs/DESIGN.md: plain search reaches every depth-3 path of its tree only from level 85 on).
+    /// Generalization check (ours, not the paper's; docs/DESIGN.md): once the mixed level is
+    /// solved, θ must also solve `check_samples` fresh samples at levels spread evenly over
+    /// `levels + 1 ..= check_level`, or the lineage is dropped and the run restarts. 0 = no check
+    /// (the default, the paper's protocol); at most [`FIRST_TEST_LEVEL`] − 1, so a check never
+    /// selects on a test level (`configs/check99.toml`).
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
@@ -61,7 +92,9 @@ impl Default for TrainConfig {
             sigma: 0.1,
             weight_decay: 0.9995,
             max_iterations: 20_000,
-            restart_after: 1_000,
+            restart_after: 2_000,
+            no_update_at: NoUpdateAt::MaxFitness,
+            margin_update_is_learning: true,
             levels: 10,
             perfect_to_solve: 750,
             perfect_to_solve_after_learning: 1_500,
@@ -70,8 +103,10 @@ impl Default for TrainConfig {
             share_bad: 1.0 / 3.0,
             init_std: 0.1,
             gate_bias: 0.0,
+            nes_step: Step::Wierstra,
+            word_noise: 0.0,
             mirrored: true,
-            check_level: 100,
+            check_level: 0,
             check_samples: 200,
         }
     }
@@ -106,10 +141,14 @@ pub enum ConfigError {
     SharesSum(f64),
     #[error("init_std must be a finite number ≥ 0, got {0}")]
     InitStd(f64),
+    #[error("word_noise must be a finite number ≥ 0, got {0}")]
+    WordNoise(f64),
     #[error("gate_bias must be a finite number, got {0}")]
     GateBias(f64),
     #[error("check_samples must be at least 1 when check_level is set")]
     CheckSamples,
+    #[error("check_level must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
+    CheckLevel(usize),
     #[error("invalid TOML training config: {0}")]
     Toml(String),
 }
@@ -164,11 +203,17 @@ impl TrainConfig {
         if !(self.init_std.is_finite() && self.init_std >= 0.0) {
             return Err(E::InitStd(self.init_std));
         }
+        if !(self.word_noise.is_finite() && self.word_noise >= 0.0) {
+            return Err(E::WordNoise(self.word_noise));
+        }
         if !self.gate_bias.is_finite() {
             return Err(E::GateBias(self.gate_bias));
         }
         if self.check_level > 0 && self.check_samples == 0 {
             return Err(E::CheckSamples);
+        }
+        if self.check_level >= FIRST_TEST_LEVEL {
+            return Err(E::CheckLevel(self.check_level));
         }
         Ok(())
     }
@@ -247,21 +292,38 @@ mod tests {
         assert_eq!(with(|c| c.restart_after = 0), Err(ConfigError::RestartAfter));
     }
     #[test]
-    fn committed_configs_differ_from_the_default_in_one_value_each() {
+    fn committed_configs_differ_from_the_default_in_one_setting_each() {
         let default = TrainConfig::default();
         for (text, expected) in [
+            (include_str!("../../../configs/restart1000.toml"), TrainConfig { restart_after: 1_000, ..default.clone() }),
             (
-                include_str!("../../../configs/paper_restart.toml"),
-                TrainConfig { restart_after: 2_000, ..default.clone() },
+                include_str!("../../../configs/check99.toml"),
+                TrainConfig { check_level: 99, check_samples: 200, ..default.clone() },
+            ),
+            (include_str!("../../../configs/decay999.toml"), TrainConfig { weight_decay: 0.999, ..default.clone() }),
+            (
+                include_str!("../../../configs/solved_rule.toml"),
+                TrainConfig { no_update_at: NoUpdateAt::Solved, ..default.clone() },
             ),
             (
-                include_str!("../../../configs/decay999.toml"),
-                TrainConfig { weight_decay: 0.999, ..default.clone() },
+                include_str!("../../../configs/margin_apart.toml"),
+                TrainConfig { margin_update_is_learning: false, ..default.clone() },
             ),
         ] {
             assert_eq!(TrainConfig::from_toml(text).unwrap(), expected);
             assert_ne!(expected, default);
         }
+    }
+    #[test]
+    fn defaults_are_the_papers_protocol() {
+        let c = TrainConfig::default();
+        assert_eq!((c.restart_after, c.check_level, c.no_update_at), (2_000, 0, NoUpdateAt::MaxFitness));
+        assert_eq!((c.learning_rate, c.sigma, c.weight_decay, c.max_iterations), (0.01, 0.1, 0.9995, 20_000));
+    }
+    #[test]
+    fn check_never_reaches_a_test_level() {
+        assert_eq!(with(|c| c.check_level = 100), Err(ConfigError::CheckLevel(100)));
+        assert_eq!(with(|c| c.check_level = 99), Ok(()));
     }
     #[test]
     fn levels_at_least_one() {
@@ -296,14 +358,14 @@ mod tests {
     }
     #[test]
     fn check_needs_samples() {
-        assert_eq!(with(|c| c.check_samples = 0), Err(ConfigError::CheckSamples));
         assert_eq!(
             with(|c| {
                 c.check_samples = 0;
-                c.check_level = 0
+                c.check_level = 50
             }),
-            Ok(())
+            Err(ConfigError::CheckSamples)
         );
+        assert_eq!(with(|c| c.check_samples = 0), Ok(()));
     }
     #[test]
     fn toml_round_trip_partial_and_unknown_fields() {

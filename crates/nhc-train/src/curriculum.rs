@@ -85,9 +85,9 @@ pub struct Curriculum {
     pub levels: usize,
     /// Consecutive perfect iterations on this level.
     pub streak: u64,
-    /// Whether θ was updated on this level.
+    /// Whether learning was triggered on this level.
     pub had_update: bool,
-    /// Iterations spent on this level (for restarts).
+    /// Learning iterations spent on this level (for restarts).
     pub iterations_on_level: u64,
     /// The last level solved in this attempt (0: none).
     pub last_solved: usize,
@@ -152,12 +152,15 @@ impl Curriculum {
         out
     }
 
-    /// Records one iteration: `perfect` (all samples solved, no update) or an update.
-    pub fn record(&mut self, config: &TrainConfig, perfect: bool) -> Progress {
-        if !perfect {
+    /// Records one iteration: `perfect` (every sample solved) and `learned` (it was a learning
+    /// iteration; a perfect iteration can be one, when it widened margins, SPEC §6–§7).
+    pub fn record(&mut self, config: &TrainConfig, perfect: bool, learned: bool) -> Progress {
+        if learned {
             self.iterations_on_level += 1;
-            self.streak = 0;
             self.had_update = true;
+        }
+        if !perfect {
+            self.streak = 0;
             return Progress::Continue;
         }
         self.streak += 1;
@@ -222,26 +225,44 @@ mod tests {
     fn solve_after_750_or_1500() {
         let c = small();
         let mut cur = Curriculum::new(&c);
-        assert_eq!(cur.record(&c, true), Progress::Continue);
-        assert_eq!(cur.record(&c, true), Progress::Continue);
-        assert_eq!(cur.record(&c, true), Progress::Solved(1));
+        assert_eq!(cur.record(&c, true, false), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false), Progress::Solved(1));
         assert_eq!((cur.level, cur.last_solved), (2, 1));
-        assert_eq!(cur.record(&c, true), Progress::Continue);
-        assert_eq!(cur.record(&c, false), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false), Progress::Continue);
+        assert_eq!(cur.record(&c, false, true), Progress::Continue);
         assert_eq!(cur.streak, 0);
         for _ in 0..4 {
-            assert_eq!(cur.record(&c, true), Progress::Continue);
+            assert_eq!(cur.record(&c, true, false), Progress::Continue);
         }
-        assert_eq!(cur.record(&c, true), Progress::Solved(2));
+        assert_eq!(cur.record(&c, true, false), Progress::Solved(2));
         for _ in 0..3 {
-            cur.record(&c, true);
+            cur.record(&c, true, false);
         }
         assert_eq!(cur.level, 4);
         assert!(cur.is_mixed());
-        cur.record(&c, true);
-        cur.record(&c, true);
-        assert_eq!(cur.record(&c, true), Progress::Finished);
+        cur.record(&c, true, false);
+        cur.record(&c, true, false);
+        assert_eq!(cur.record(&c, true, false), Progress::Finished);
         assert!(cur.finished);
+    }
+
+    #[test]
+    fn a_perfect_learning_iteration_keeps_the_streak_and_doubles_what_is_needed() {
+        let c = small();
+        let mut cur = Curriculum::new(&c);
+        cur.record(&c, true, false);
+        assert_eq!(cur.record(&c, true, true), Progress::Continue);
+        assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (2, true, 1));
+        assert_eq!(cur.needed(&c), 5);
+        for _ in 0..2 {
+            assert_eq!(cur.record(&c, true, false), Progress::Continue);
+        }
+        assert_eq!(cur.record(&c, true, false), Progress::Solved(1));
+        // A mistake that did not count as learning resets the streak only.
+        cur.record(&c, true, false);
+        assert_eq!(cur.record(&c, false, false), Progress::Continue);
+        assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (0, false, 0));
     }
 
     #[test]
@@ -249,10 +270,10 @@ mod tests {
         let c = TrainConfig { restart_after: 4, ..small() };
         let mut cur = Curriculum::new(&c);
         for _ in 0..3 {
-            cur.record(&c, false);
+            cur.record(&c, false, true);
         }
         assert!(!cur.should_restart(&c));
-        cur.record(&c, false);
+        cur.record(&c, false, true);
         assert!(cur.should_restart(&c));
         cur.reset(&c);
         assert_eq!(cur, Curriculum::new(&c));

@@ -9,9 +9,10 @@
 pub mod config;
 pub mod curriculum;
 pub mod nes;
+pub mod noise;
 pub mod trainer;
 
 pub use config::{ConfigError, TrainConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
-pub use nes::{Nes, ranking, utilities};
+pub use nes::{Nes, Step, centred_ranks, ranking, utilities};
 pub use trainer::{IterationLog, Summary, TrainError, TrainState, Trainer, check_levels, sample_of};

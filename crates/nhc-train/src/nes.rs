@@ -13,6 +13,37 @@ pub fn utilities(p: usize) -> Vec<f64> {
     raw.iter().map(|r| r / sum - 1.0 / p as f64).collect()
 }
 
+/// Centred ranks (Salimans et al. 2017) for `p` offspring, index 0 = rank 1 (best):
+/// `u_k = (p − k)/(p − 1) − 1/2`, from +1/2 down to −1/2.
+pub fn centred_ranks(p: usize) -> Vec<f64> {
+    let top = (p.max(2) - 1) as f64;
+    (1..=p).map(|k| (p - k) as f64 / top - 0.5).collect()
+}
+
+/// The utilities and the step size of the update (SPEC §6; docs/DESIGN.md, "NES step").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// Ours, the default: Wierstra's [`utilities`], `θ ← λθ + α/σ Σ u ε`.
+    #[default]
+    Wierstra,
+    /// The paper's printed step `θ ← λθ + α/(Pσ) Σ u ε` with Wierstra's [`utilities`].
+    PrintedWierstra,
+    /// The paper's printed step with [`centred_ranks`].
+    PrintedCentredRanks,
+}
+
+impl Step {
+    /// Utility per rank (index 0 = best) and the factor before `Σ u ε`.
+    fn weights(self, p: usize, learning_rate: f64, sigma: f64) -> (Vec<f64>, f64) {
+        match self {
+            Step::Wierstra => (utilities(p), learning_rate / sigma),
+            Step::PrintedWierstra => (utilities(p), learning_rate / (p as f64 * sigma)),
+            Step::PrintedCentredRanks => (centred_ranks(p), learning_rate / (p as f64 * sigma)),
+        }
+    }
+}
+
 /// Offspring indices sorted best first; ties keep index order, NaN counts as worst.
 pub fn ranking(fitness: &[f64]) -> Vec<usize> {
     let key = |f: f64| if f.is_nan() { f64::NEG_INFINITY } else { f };
@@ -36,6 +67,9 @@ pub struct Nes {
     pub weight_decay: f64,
     /// Offspring in pairs ±ε (P must be even).
     pub mirrored: bool,
+    /// Utilities and step size.
+    #[serde(default)]
+    pub step: Step,
     /// ε of the last [`Nes::ask`], `P × |θ|` row-major; empty between iterations.
     #[serde(skip)]
     noise: Vec<f32>,
@@ -50,7 +84,21 @@ impl Nes {
         weight_decay: f64,
         mirrored: bool,
     ) -> Self {
-        Nes { theta, population, sigma, learning_rate, weight_decay, mirrored, noise: Vec::new() }
+        Nes {
+            theta,
+            population,
+            sigma,
+            learning_rate,
+            weight_decay,
+            mirrored,
+            step: Step::default(),
+            noise: Vec::new(),
+        }
+    }
+
+    /// The same search distribution with another [`Step`].
+    pub fn with_step(self, step: Step) -> Self {
+        Nes { step, ..self }
     }
 
     /// Draws ε for P offspring (`P × |θ|`, row-major); with mirroring rows `2k` and `2k+1` are
@@ -99,10 +147,11 @@ impl Nes {
     }
 
     /// Ranks the offspring of the last [`Nes::ask`] by `fitness` (higher is better) and applies
-    /// `θ ← λθ + α/σ Σ_o u_o ε_o` (Wierstra et al.'s step for utilities that sum to 1 before
-    /// centring; SPEC §6 writes α/(Pσ), which with these utilities makes every step P times
-    /// smaller and stalls copy at level 2 — see docs/DESIGN.md). Clears the noise and returns
-    /// the shaped fitness: the utility each offspring received, by offspring index.
+    /// the [`Step`]: by default `θ ← λθ + α/σ Σ_o u_o ε_o` (Wierstra et al.'s step for
+    /// utilities that sum to 1 before centring; the paper prints α/(Pσ), which with these
+    /// utilities makes every step P times smaller — docs/DESIGN.md, "NES step"). Clears the
+    /// noise and returns the shaped fitness: the utility each offspring received, by offspring
+    /// index.
     ///
     /// # Panics
     /// If `fitness.len()` is not P or no [`Nes::ask`] preceded.
@@ -110,7 +159,7 @@ impl Nes {
         let (p, n) = (self.population, self.theta.len());
         assert_eq!(fitness.len(), p, "one fitness per offspring");
         assert_eq!(self.noise.len(), p * n, "tell without ask");
-        let u = utilities(p);
+        let (u, scale) = self.step.weights(p, self.learning_rate, self.sigma);
         let mut step = vec![0.0f64; n];
         let mut shaped = vec![0.0; p];
         for (rank, &o) in ranking(fitness).iter().enumerate() {
@@ -119,7 +168,6 @@ impl Nes {
                 *s += u[rank] * *e as f64;
             }
         }
-        let scale = self.learning_rate / self.sigma;
         for (t, s) in self.theta.iter_mut().zip(&step) {
             *t = (self.weight_decay * *t as f64 + scale * s) as f32;
         }
@@ -150,6 +198,30 @@ mod tests {
             assert!(u.windows(2).all(|w| w[0] >= w[1]), "p = {p}: {u:?}");
             assert!(u[0] > u[p - 1]);
         }
+    }
+
+    #[test]
+    fn centred_ranks_span_a_unit_interval() {
+        assert_eq!(centred_ranks(3), vec![0.5, 0.0, -0.5]);
+        let u = centred_ranks(20);
+        assert!(u.iter().sum::<f64>().abs() < 1e-12);
+        assert_eq!((u[0], u[19]), (0.5, -0.5));
+    }
+
+    /// The printed step is P times smaller than ours with the same utilities.
+    #[test]
+    fn printed_step_is_p_times_smaller() {
+        let go = |step: Step| {
+            let mut nes = Nes::new(vec![0.0; 4], 4, 0.1, 0.01, 1.0, true).with_step(step);
+            nes.ask(&mut ChaCha8Rng::seed_from_u64(9));
+            nes.tell(&[0.3, 0.1, 0.4, 0.2]);
+            nes.theta
+        };
+        let (ours, printed) = (go(Step::Wierstra), go(Step::PrintedWierstra));
+        for (a, b) in ours.iter().zip(&printed) {
+            assert!((a - 4.0 * b).abs() < 1e-6, "{a} {b}");
+        }
+        assert!(go(Step::PrintedCentredRanks).iter().any(|x| *x != 0.0));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The training loop: NES (SPEC §6) on the curriculum with bad memories (SPEC §7), evaluated on
 //! the fitness of SPEC §5. Deterministic for a seed, whatever the number of threads.
 
-use crate::config::{ConfigError, TrainConfig};
+use crate::config::{ConfigError, NoUpdateAt, TrainConfig};
 use crate::curriculum::{Curriculum, Progress, SampleKey};
 use crate::nes::Nes;
+use crate::noise::WordNoise;
 use nhc_model::{Config, Learned, Machine, Params, ParamsError};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{SampleRng, Task};
@@ -46,8 +47,12 @@ pub struct TrainState {
     /// Iterations that updated θ.
     pub learning_iterations: u64,
     pub restarts: u64,
-    /// Level of the last update over the whole run (0: none).
+    /// Level of the last learning iteration over the whole run (0: none).
     pub last_level_learned: usize,
+    /// Updates on batches whose samples were all solved that did not count as learning
+    /// (`margin_update_is_learning = false`; SPEC §7).
+    #[serde(default)]
+    pub margin_updates: u64,
     /// Lineages that solved the mixed level but failed the generalization check.
     #[serde(default)]
     pub failed_checks: u64,
@@ -89,10 +94,15 @@ pub struct IterationLog {
     pub offspring: Option<Vec<(f64, f64)>>,
     /// Model steps run in this iteration (θ, offspring and check).
     pub steps: u64,
-    /// Every sample solved: no update (SPEC §6).
+    /// Every sample solved: counts towards solving the level (SPEC §7).
     pub perfect: bool,
+    /// Every sample solved with every scored operation at full margin: fitness 1, no update.
+    pub max_fitness: bool,
     /// θ was updated.
     pub updated: bool,
+    /// The update counted as a learning iteration (SPEC §7; every update unless
+    /// `margin_update_is_learning` is off).
+    pub learned: bool,
     /// Samples of the batch not solved.
     pub failed: usize,
     /// The level solved by this iteration, if any.
@@ -109,8 +119,11 @@ pub struct IterationLog {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub iterations: u64,
-    /// Iterations that updated θ.
+    /// Learning iterations: iterations that updated θ (with `margin_update_is_learning` off,
+    /// those whose batch had a mistake).
     pub learning_iterations: u64,
+    /// Updates that were not learning iterations (margin-only updates, when they do not count).
+    pub margin_updates: u64,
     /// Last level that triggered learning, over the whole run (0: none).
     pub last_level_learned: usize,
     /// Last level solved by the current θ's attempt (since the last restart; 0: none).
@@ -152,19 +165,20 @@ pub fn sample_of<T: Task>(key: &SampleKey) -> T::Sample {
     T::sample(key.level, &mut SampleRng::seed_from_u64(key.seed))
 }
 
-/// Scores θ on one sample. A θ that is not a valid model scores 0 and solves nothing.
+/// Scores θ on one sample, with word noise of `noise.0` seeded by `noise.1` when given. A θ that
+/// is not a valid model scores 0 and solves nothing.
 fn score<T: Task>(
     policy: Option<&mut Learned>,
     machine: &mut Machine<T::Data>,
     sample: &T::Sample,
+    noise: Option<(f32, u64)>,
 ) -> Scored {
-    match policy {
-        Some(p) => {
-            let (o, solved) = score_sample::<T, _>(machine, p, sample);
-            Scored { fitness: o.fitness(), solved, steps: o.steps }
-        }
-        None => Scored { fitness: 0.0, solved: false, steps: 0 },
-    }
+    let (o, solved) = match (policy, noise) {
+        (None, _) => return Scored { fitness: 0.0, solved: false, steps: 0 },
+        (Some(p), None) => score_sample::<T, _>(machine, p, sample),
+        (Some(p), Some((std, seed))) => score_sample::<T, _>(machine, &mut WordNoise::new(p, std, seed), sample),
+    };
+    Scored { fitness: o.fitness(), solved, steps: o.steps }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -174,21 +188,30 @@ struct Scored {
     steps: u64,
 }
 
-/// Scores θ on every sample, in parallel, results in sample order.
-fn score_all<T: Task>(model: &Config, theta: &[f32], samples: &[T::Sample]) -> Vec<Scored> {
-    let base = learned(model, theta.to_vec());
+/// Scores θ on every sample, in parallel, results in sample order. `noise`: word noise std and
+/// one seed per sample, or `None`.
+fn score_all<T: Task>(
+    model: &Config,
+    theta: &[f32],
+    samples: &[T::Sample],
+    noise: Option<(f32, &[u64])>,
+) -> Vec<Scored> {
+    let base = learned_policy(model, theta.to_vec());
     // At least 8 samples per job: short samples cost less than handing them to a thread.
     samples
         .par_iter()
+        .enumerate()
         .with_min_len(8)
         .map_init(
             || (Machine::<T::Data>::new(model), base.clone()),
-            |(machine, policy), sample| score::<T>(policy.as_mut(), machine, sample),
+            |(machine, policy), (i, sample)| {
+                score::<T>(policy.as_mut(), machine, sample, noise.map(|(std, seeds)| (std, seeds[i])))
+            },
         )
         .collect()
 }
 
-fn learned(model: &Config, theta: Vec<f32>) -> Option<Learned> {
+fn learned_policy(model: &Config, theta: Vec<f32>) -> Option<Learned> {
     Params::new(model.clone(), theta).ok().map(Learned::new)
 }
 
@@ -206,7 +229,7 @@ fn generalization_check<T: Task>(model: &Config, s: &mut TrainState) -> (CheckLo
     let levels = check_levels(&s.config);
     let samples: Vec<T::Sample> =
         levels.iter().map(|&level| sample_of::<T>(&SampleKey { level, seed: s.rng.next_u64() })).collect();
-    let results = score_all::<T>(model, &s.nes.theta, &samples);
+    let results = score_all::<T>(model, &s.nes.theta, &samples, None);
     let solved = results.iter().filter(|r| r.solved).count();
     let log = CheckLog {
         from: levels.first().copied().unwrap_or(0),
@@ -232,7 +255,8 @@ impl<T: Task> Trainer<T> {
             config.learning_rate,
             config.weight_decay,
             config.mirrored,
-        );
+        )
+        .with_step(config.nes_step);
         let state = TrainState {
             task: T::NAME.to_string(),
             curriculum: Curriculum::new(&config),
@@ -244,6 +268,7 @@ impl<T: Task> Trainer<T> {
             learning_iterations: 0,
             restarts: 0,
             last_level_learned: 0,
+            margin_updates: 0,
             failed_checks: 0,
             steps: 0,
         };
@@ -293,6 +318,7 @@ impl<T: Task> Trainer<T> {
         Summary {
             iterations: s.iteration,
             learning_iterations: s.learning_iterations,
+            margin_updates: s.margin_updates,
             last_level_learned: s.last_level_learned,
             last_level_solved: s.curriculum.last_solved,
             restarts: s.restarts,
@@ -302,17 +328,20 @@ impl<T: Task> Trainer<T> {
         }
     }
 
-    /// One iteration (SPEC §6–§7): build the batch, score θ, and if not perfect sample P
-    /// offspring, score them on the same batch in parallel and update θ. Call while
-    /// `!done()`; afterwards it keeps iterating on the last level.
+    /// One iteration (SPEC §6–§7): build the batch, score θ, and unless it has maximum fitness
+    /// (or, with [`NoUpdateAt::Solved`], solves every sample) sample P offspring, score them on
+    /// the same batch in parallel and update θ. Call while `!done()`; afterwards it keeps
+    /// iterating on the last level.
     pub fn step(&mut self) -> IterationLog {
         let s = &mut self.state;
         let level = s.curriculum.level;
         let keys = s.curriculum.batch(&s.config, &mut s.rng);
         let samples: Vec<T::Sample> = keys.iter().map(|(_, k)| sample_of::<T>(k)).collect();
         let model = &self.model;
+        let seeds: Vec<u64> = keys.iter().map(|(_, k)| k.seed).collect();
+        let noise = (s.config.word_noise > 0.0).then_some((s.config.word_noise as f32, seeds.as_slice()));
 
-        let results = score_all::<T>(model, &s.nes.theta, &samples);
+        let results = score_all::<T>(model, &s.nes.theta, &samples, noise);
         let fitness_raw = results.iter().map(|r| r.fitness).sum::<f64>() / samples.len() as f64;
         let mut steps: u64 = results.iter().map(|r| r.steps).sum();
         let mut failed = 0;
@@ -323,9 +352,16 @@ impl<T: Task> Trainer<T> {
             }
         }
         let perfect = failed == 0;
+        // Fitness 1 exactly: every scored step adds 1 + 1 · margin with the margin clipped to 1.
+        let max_fitness = perfect && results.iter().all(|r| r.fitness >= 1.0);
+        let updated = match s.config.no_update_at {
+            NoUpdateAt::MaxFitness => !max_fitness,
+            NoUpdateAt::Solved => !perfect,
+        };
+        let learned = updated && (!perfect || s.config.margin_update_is_learning);
 
         let mut offspring = None;
-        if !perfect {
+        if updated {
             // Noise from the run's generator on this thread; offspring scored in parallel.
             s.nes.ask(&mut s.rng);
             let nes = &s.nes;
@@ -334,10 +370,10 @@ impl<T: Task> Trainer<T> {
                 .map_init(
                     || Machine::<T::Data>::new(model),
                     |machine, o| {
-                        let mut policy = learned(model, nes.offspring(o));
+                        let mut policy = learned_policy(model, nes.offspring(o));
                         let (mut total, mut steps) = (0.0, 0);
-                        for x in &samples {
-                            let r = score::<T>(policy.as_mut(), machine, x);
+                        for (x, seed) in samples.iter().zip(&seeds) {
+                            let r = score::<T>(policy.as_mut(), machine, x, noise.map(|n| (n.0, *seed)));
                             total += r.fitness;
                             steps += r.steps;
                         }
@@ -349,13 +385,17 @@ impl<T: Task> Trainer<T> {
             steps += scored.iter().map(|f| f.1).sum::<u64>();
             let shaped = s.nes.tell(&fitness);
             offspring = Some(fitness.into_iter().zip(shaped).collect::<Vec<_>>());
-            s.learning_iterations += 1;
-            s.last_level_learned = level;
+            if learned {
+                s.learning_iterations += 1;
+                s.last_level_learned = level;
+            } else {
+                s.margin_updates += 1;
+            }
         }
         s.iteration += 1;
 
         let mut check = None;
-        let solved_level = match s.curriculum.record(&s.config, perfect) {
+        let solved_level = match s.curriculum.record(&s.config, perfect, learned) {
             Progress::Solved(l) => Some(l),
             Progress::Finished => {
                 if s.config.check_level > 0 {
@@ -386,7 +426,9 @@ impl<T: Task> Trainer<T> {
             offspring,
             steps,
             perfect,
-            updated: !perfect,
+            max_fitness,
+            updated,
+            learned,
             failed,
             solved_level,
             check,

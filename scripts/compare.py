@@ -1,0 +1,56 @@
+"""Per task, finished runs and perfect runs (every sample solved at levels 100, 500 and 1000)
+of several sweeps side by side, as a Markdown table with the paper's share beside them.
+
+Usage: python3 scripts/compare.py LABEL=SOURCE [LABEL=SOURCE ...] [--tasks t1,t2]
+SOURCE is a sweep directory (runs/NAME, read run by run, so a sweep still going can be
+looked at) or a results file (results/NAME.jsonl). A cell reads `perfect / runs (finished)`."""
+import json, os, sys
+
+PAPER = {"search": 15, "plan": 15, "search+": 15, "plan+": 15, "addition": 12, "sort": 11,
+         "arithmetic": 15, "copy": 14, "repeatCopy": 12, "reverse": 15, "duplicated": 15}
+TEST_LEVELS = ("100", "500", "1000")
+
+
+def runs_of(source):
+    if source.endswith(".jsonl"):
+        for line in open(source):
+            if line.strip():
+                r = json.loads(line)
+                yield r["summary"], r["eval"]
+        return
+    for name in sorted(os.listdir(source)):
+        d = os.path.join(source, name)
+        try:
+            summary = json.load(open(os.path.join(d, "summary.json")))
+            evals = json.load(open(os.path.join(d, "eval.json")))
+        except (OSError, ValueError):
+            continue
+        if all(level in evals for level in TEST_LEVELS):
+            yield summary, evals
+
+
+args = [a for a in sys.argv[1:] if not a.startswith("--tasks")]
+only = next((a.split("=", 1)[1].split(",") for a in sys.argv[1:] if a.startswith("--tasks=")), None)
+columns = [a.split("=", 1) for a in args]
+table = {}
+for label, source in columns:
+    for s, e in runs_of(source):
+        cell = table.setdefault(s["task"], {}).setdefault(label, [0, 0, 0])
+        cell[0] += all(e[l]["solved"] == e[l]["samples"] for l in TEST_LEVELS)
+        cell[1] += 1
+        cell[2] += bool(s["finished"])
+tasks = [t for t in PAPER if t in table and (only is None or t in only)]
+print("| task | " + " | ".join(label for label, _ in columns) + " | paper |")
+print("|---|" + "---:|" * (len(columns) + 1))
+totals = {label: [0, 0, 0] for label, _ in columns}
+for t in tasks:
+    cells = []
+    for label, _ in columns:
+        c = table[t].get(label)
+        if c:
+            totals[label] = [a + b for a, b in zip(totals[label], c)]
+        cells.append(f"{c[0]} / {c[1]} ({c[2]})" if c else "–")
+    print(f"| {t} | " + " | ".join(cells) + f" | {PAPER[t]} / 15 |")
+paper = sum(PAPER[t] for t in tasks)
+print("| **all** | " + " | ".join(f"**{c[0]} / {c[1]}** ({c[2]})" for c in totals.values())
+      + f" | **{paper} / {15 * len(tasks)}** |")
