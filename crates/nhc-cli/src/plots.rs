@@ -27,11 +27,17 @@ pub struct Lineage {
     pub last_level: usize,
     /// Its generalization check, if it reached one: (solved, samples).
     pub check: Option<(u64, u64)>,
+    /// The run's last lineage, in a run whose summary.json says it finished.
+    pub ended_run: bool,
 }
 
 impl Lineage {
+    /// It solved the mixed level (and passed the check, when one ran).
     pub fn finished(&self) -> bool {
-        self.check.is_some_and(|(solved, samples)| solved == samples)
+        match self.check {
+            Some((solved, samples)) => solved == samples,
+            None => self.ended_run,
+        }
     }
 }
 
@@ -57,7 +63,7 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
         // The iteration that restarts already counts the restart; it ends the old lineage.
         if m.lineages.len() <= restarts {
             m.lineages
-                .resize(restarts + 1, Lineage { learning_iterations: 0, last_level: level, check: None });
+                .resize(restarts + 1, Lineage { learning_iterations: 0, last_level: level, check: None, ended_run: false });
         }
         restarts = v["restarts"].as_u64().ok_or_else(bad)? as usize;
         if let Some(lin) = m.lineages.last_mut() {
@@ -69,6 +75,12 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
                 lin.check = Some((solved, samples));
             }
         }
+    }
+    // Without a check, only the summary tells whether the last lineage solved the mixed level.
+    let summary = std::fs::read_to_string(run.join("summary.json")).ok();
+    let finished = summary.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()?["finished"].as_bool());
+    if let (Some(true), Some(last)) = (finished, m.lineages.last_mut()) {
+        last.ended_run = true;
     }
     Ok(m)
 }
@@ -409,6 +421,25 @@ mod tests {
             m.lineages.iter().map(|l| (l.learning_iterations, l.last_level, l.check, l.finished())).collect();
         assert_eq!(got, vec![(2, 11, Some((3, 5)), false), (2, 2, None, false), (1, 11, Some((5, 5)), true)]);
         assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        Ok(())
+    }
+
+    /// Without a check, the last lineage finished exactly when the run's summary says so.
+    #[test]
+    fn without_a_check_the_summary_tells_the_last_lineage_finished() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let lines = [
+            r#"{"fitness_raw":0.5,"restarts":0,"updated":true,"level":11,"check":null}"#,
+            r#"{"fitness_raw":0.5,"restarts":1,"updated":true,"level":11,"check":null}"#,
+            r#"{"fitness_raw":1.0,"restarts":1,"updated":false,"level":11,"check":null}"#,
+        ];
+        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
+        let finished = |m: &RunMetrics| m.lineages.iter().map(Lineage::finished).collect::<Vec<_>>();
+        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
+        std::fs::write(dir.path().join("summary.json"), r#"{"finished": true}"#)?;
+        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, true]);
+        std::fs::write(dir.path().join("summary.json"), r#"{"finished": false}"#)?;
+        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
         Ok(())
     }
 }
