@@ -62,8 +62,10 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
         }
         // The iteration that restarts already counts the restart; it ends the old lineage.
         if m.lineages.len() <= restarts {
-            m.lineages
-                .resize(restarts + 1, Lineage { learning_iterations: 0, last_level: level, check: None, ended_run: false });
+            m.lineages.resize(
+                restarts + 1,
+                Lineage { learning_iterations: 0, last_level: level, check: None, ended_run: false },
+            );
         }
         restarts = v["restarts"].as_u64().ok_or_else(bad)? as usize;
         if let Some(lin) = m.lineages.last_mut() {
@@ -78,7 +80,8 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     }
     // Without a check, only the summary tells whether the last lineage solved the mixed level.
     let summary = std::fs::read_to_string(run.join("summary.json")).ok();
-    let finished = summary.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()?["finished"].as_bool());
+    let finished =
+        summary.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()?["finished"].as_bool());
     if let (Some(true), Some(last)) = (finished, m.lineages.last_mut()) {
         last.ended_run = true;
     }

@@ -295,12 +295,18 @@ mod tests {
     fn committed_configs_differ_from_the_default_in_one_setting_each() {
         let default = TrainConfig::default();
         for (text, expected) in [
-            (include_str!("../../../configs/restart1000.toml"), TrainConfig { restart_after: 1_000, ..default.clone() }),
+            (
+                include_str!("../../../configs/restart1000.toml"),
+                TrainConfig { restart_after: 1_000, ..default.clone() },
+            ),
             (
                 include_str!("../../../configs/check99.toml"),
                 TrainConfig { check_level: 99, check_samples: 200, ..default.clone() },
             ),
-            (include_str!("../../../configs/decay999.toml"), TrainConfig { weight_decay: 0.999, ..default.clone() }),
+            (
+                include_str!("../../../configs/decay999.toml"),
+                TrainConfig { weight_decay: 0.999, ..default.clone() },
+            ),
             (
                 include_str!("../../../configs/solved_rule.toml"),
                 TrainConfig { no_update_at: NoUpdateAt::Solved, ..default.clone() },

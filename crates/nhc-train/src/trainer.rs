@@ -176,7 +176,9 @@ fn score<T: Task>(
     let (o, solved) = match (policy, noise) {
         (None, _) => return Scored { fitness: 0.0, solved: false, steps: 0 },
         (Some(p), None) => score_sample::<T, _>(machine, p, sample),
-        (Some(p), Some((std, seed))) => score_sample::<T, _>(machine, &mut WordNoise::new(p, std, seed), sample),
+        (Some(p), Some((std, seed))) => {
+            score_sample::<T, _>(machine, &mut WordNoise::new(p, std, seed), sample)
+        }
     };
     Scored { fitness: o.fitness(), solved, steps: o.steps }
 }

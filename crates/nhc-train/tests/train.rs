@@ -42,14 +42,14 @@ fn copy_learns_all_levels_from_scratch() {
 fn updates_stop_only_at_maximum_fitness() {
     use nhc_train::config::NoUpdateAt;
     let (t, logs) = run(quick(), 2, 400);
-    assert!(logs.iter().all(|l| l.updated == !l.max_fitness && l.learned == l.updated));
+    assert!(logs.iter().all(|l| l.updated != l.max_fitness && l.learned == l.updated));
     assert!(logs.iter().any(|l| l.perfect && l.updated), "a margin-only update must occur");
     assert!(logs.iter().all(|l| !l.max_fitness || (l.perfect && l.fitness_raw == 1.0)));
     assert_eq!(t.summary().margin_updates, 0);
 
     let solved = TrainConfig { no_update_at: NoUpdateAt::Solved, ..quick() };
     let (_, logs) = run(solved, 2, 400);
-    assert!(logs.iter().all(|l| l.updated == !l.perfect));
+    assert!(logs.iter().all(|l| l.updated != l.perfect));
 
     let apart = TrainConfig { margin_update_is_learning: false, ..quick() };
     let (t, logs) = run(apart, 2, 400);
