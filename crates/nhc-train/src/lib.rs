@@ -4,6 +4,7 @@
 //! - [`config`]: hyperparameters ([`TrainConfig`]), loadable from TOML.
 //! - [`nes`]: the search distribution and its ask/tell update ([`Nes`]).
 //! - [`curriculum`]: levels, perfect streaks, bad memories, batch composition ([`Curriculum`]).
+//! - [`noise`]: word noise on the control words while training (ours, off by default).
 //! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
 
 pub mod config;
