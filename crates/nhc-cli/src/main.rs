@@ -144,6 +144,13 @@ enum Command {
         /// Repetitions per measurement; the fastest is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Measure training throughput instead: iterations per second of a fresh run (seed 1,
+        /// default config) placed at each curriculum level 1–10 in turn.
+        #[arg(long)]
+        train: bool,
+        /// Iterations timed per level with `--train`.
+        #[arg(long, default_value_t = 10)]
+        iterations: u64,
     },
 }
 
@@ -260,7 +267,8 @@ fn real_main() -> Result<()> {
             })?
         }
         Command::Report { dir } => print!("{}", report::report(&dir)?),
-        Command::Bench { tasks, level, repeat } => bench(&tasks, level, repeat.max(1))?,
+        Command::Bench { tasks, train: true, iterations, .. } => train::throughput(&tasks, iterations)?,
+        Command::Bench { tasks, level, repeat, .. } => bench(&tasks, level, repeat.max(1))?,
     }
     Ok(())
 }

@@ -220,3 +220,39 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
     }
     Ok(())
 }
+
+/// Training throughput (`nhc bench --train`): for each task, a fresh run (seed 1, default config)
+/// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
+/// each; prints iterations and model steps per second over all levels.
+pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
+    let names: Vec<String> = if tasks.is_empty() {
+        nhc_tasks::names().into_iter().map(String::from).collect()
+    } else {
+        tasks.to_vec()
+    };
+    println!("| task | iterations | seconds | iterations/s | steps | steps/s |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for name in &names {
+        let (n, steps, secs) = with_task!(name.as_str(), T => {
+            let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
+            for level in 1..=10 {
+                let mut state = Trainer::<T>::new(TrainConfig::default(), 1)?.into_state();
+                state.curriculum.level = level;
+                let mut trainer = Trainer::<T>::from_state(state)?;
+                let start = Instant::now();
+                for _ in 0..iterations {
+                    steps += trainer.step().steps;
+                    n += 1;
+                }
+                secs += start.elapsed().as_secs_f64();
+            }
+            (n, steps, secs)
+        })?;
+        println!(
+            "| {name} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |",
+            n as f64 / secs,
+            steps as f64 / secs
+        );
+    }
+    Ok(())
+}
