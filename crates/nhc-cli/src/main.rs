@@ -1,18 +1,21 @@
-//! `nhc`: evaluate, run, trace and benchmark Neural Harvard Computer models.
+//! `nhc`: train, evaluate, run, trace and benchmark Neural Harvard Computer models. One module
+//! per subcommand; this file holds the command line and what the subcommands share.
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use nhc_model::Params;
-use nhc_tasks::registry::{AnyTask, TraceSource};
-use nhc_tasks::search_plan::MAP_TASKS;
+use nhc_model::Variant;
+use nhc_tasks::registry::{AnyTask, find_in};
 use nhc_tasks::{Model, find};
-use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+mod bench;
+mod eval;
 mod plots;
 mod report;
+mod run;
 mod sweep;
+mod trace;
 mod train;
 
 #[derive(Parser)]
@@ -22,15 +25,38 @@ struct Cli {
     command: Command,
 }
 
+/// Which task, on which domain, with which model.
+#[derive(clap::Args, Debug)]
+struct ModelArgs {
+    #[arg(long)]
+    task: String,
+    /// The data domain (default: the task's training domain). A model runs on any domain of
+    /// its algorithm.
+    #[arg(long)]
+    domain: Option<String>,
+    /// A model file, or `scripted` for the algorithm's hand-written solution.
+    #[arg(long)]
+    model: String,
+    /// The model variant: nhc, nhc-anc or nhc-prev (default: the model file's).
+    #[arg(long)]
+    variant: Option<Variant>,
+}
+
+impl ModelArgs {
+    /// The task and the loaded model.
+    fn load(&self) -> Result<(&'static dyn AnyTask, Model)> {
+        let task = find_in(&self.task, self.domain.as_deref())?;
+        let model = Model::from_arg(&self.model, task, self.variant)?;
+        Ok((task, model))
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Evaluate a model on fresh samples of one level.
     Eval {
-        #[arg(long)]
-        task: String,
-        /// A model file, or `scripted` for the task's hand-written solution.
-        #[arg(long)]
-        model: String,
+        #[command(flatten)]
+        model: ModelArgs,
         #[arg(long)]
         level: usize,
         #[arg(long, default_value_t = 50)]
@@ -43,10 +69,8 @@ enum Command {
     },
     /// Apply a model to your own input (JSON) and print its answer.
     Run {
-        #[arg(long)]
-        task: String,
-        #[arg(long)]
-        model: String,
+        #[command(flatten)]
+        model: ModelArgs,
         /// The input as JSON, or @FILE to read it from a file.
         #[arg(long, required_unless_present = "start", conflicts_with = "start")]
         input: Option<String>,
@@ -57,10 +81,8 @@ enum Command {
     },
     /// Show, step by step, what the model writes, reads and does.
     Trace {
-        #[arg(long)]
-        task: String,
-        #[arg(long)]
-        model: String,
+        #[command(flatten)]
+        model: ModelArgs,
         /// Trace a random sample of this level...
         #[arg(long, conflicts_with_all = ["input", "start"], required_unless_present_any = ["input", "start"])]
         level: Option<usize>,
@@ -84,26 +106,29 @@ enum Command {
         /// Also draw the behaviour (locations written and read, read modes, ops) to this
         /// file, .svg or .png (`--svg` is the same flag).
         #[arg(long, alias = "svg")]
-        figure: Option<std::path::PathBuf>,
+        figure: Option<PathBuf>,
     },
     /// Train a task's algorithmic modules from scratch with NES on the curriculum.
     Train {
         #[arg(long, required_unless_present = "resume")]
         task: Option<String>,
+        /// The model variant: nhc, nhc-anc or nhc-prev.
+        #[arg(long, default_value = "nhc")]
+        variant: Variant,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Run directory: checkpoint, metrics, model and summary go here.
         #[arg(long, required_unless_present = "resume")]
-        out: Option<std::path::PathBuf>,
+        out: Option<PathBuf>,
         /// Hyperparameters (TOML); fields left out keep the paper's values.
         #[arg(long)]
-        config: Option<std::path::PathBuf>,
+        config: Option<PathBuf>,
         /// Override the iteration cap.
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Continue the interrupted run in this directory.
         #[arg(long, conflicts_with_all = ["task", "out", "config", "max_iterations"])]
-        resume: Option<std::path::PathBuf>,
+        resume: Option<PathBuf>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -114,10 +139,13 @@ enum Command {
         /// Task names, comma-separated, or `all`.
         #[arg(long, value_delimiter = ',', required = true)]
         tasks: Vec<String>,
+        /// The model variant: nhc, nhc-anc or nhc-prev.
+        #[arg(long, default_value = "nhc")]
+        variant: Variant,
         #[arg(long, default_value_t = 15)]
         runs: u64,
         #[arg(long)]
-        out: std::path::PathBuf,
+        out: PathBuf,
         /// Runs trained at the same time (default: the number of cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -129,12 +157,13 @@ enum Command {
         samples: usize,
         /// Hyperparameters (TOML) for every run.
         #[arg(long)]
-        config: Option<std::path::PathBuf>,
+        config: Option<PathBuf>,
     },
     /// The paper's Table 1 rows (ours beside the paper's) from a sweep directory, as Markdown;
     /// also written to DIR/report.md.
-    Report { dir: std::path::PathBuf },
-    /// Measure model steps per second (learned modules on random θ, and the scripted solution).
+    Report { dir: PathBuf },
+    /// Measure model steps per second (learned modules on random θ, and the scripted solution),
+    /// or with `--train` training iterations per second.
     Bench {
         /// Tasks to measure (default: all).
         #[arg(long, value_delimiter = ',')]
@@ -171,75 +200,14 @@ fn main() {
 
 fn real_main() -> Result<()> {
     match Cli::parse().command {
-        Command::Eval { task, model, level, samples, seed, json } => {
-            let task = find(&task)?;
-            let model = Model::from_arg(&model, task)?;
-            let r = task.evaluate(&model, level, samples, seed)?;
-            if json {
-                println!("{}", serde_json::to_string(&r)?);
-            } else {
-                println!(
-                    "{} level {}: solved {}/{} samples ({:.1} %), {} steps, mean fitness {:.4}, {:.2} s",
-                    r.task,
-                    r.level,
-                    r.solved,
-                    r.samples,
-                    100.0 * r.solved as f64 / r.samples as f64,
-                    r.steps,
-                    r.mean_fitness,
-                    r.seconds
-                );
-                if !r.failed.is_empty() {
-                    let shown: Vec<String> = r.failed.iter().take(10).map(u64::to_string).collect();
-                    let more = if r.failed.len() > 10 { ", …" } else { "" };
-                    println!(
-                        "unsolved samples: {}{more} (see one: nhc trace --task {} --model … --level {} --seed {} --index I)",
-                        shown.join(", "),
-                        r.task,
-                        r.level,
-                        r.seed
-                    );
-                }
-            }
+        Command::Eval { model, level, samples, seed, json } => eval::eval(&model, level, samples, seed, json),
+        Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
+        Command::Trace { model, level, seed, index, input, maps, json, words, figure } => {
+            let source = trace::Source { level, seed, index, input, maps };
+            trace::trace(&model, source, trace::Show { json, words, figure })
         }
-        Command::Run { task, model, input, maps, json } => {
-            let task = find(&task)?;
-            let model = Model::from_arg(&model, task)?;
-            let input = user_input(task, input, maps)?.context("give --input, or --start and --goal")?;
-            let r = task.run(&model, &input)?;
-            if json {
-                println!(
-                    "{}",
-                    json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps })
-                );
-            } else {
-                println!("{}", r.text.trim_end());
-                if !r.correct {
-                    eprintln!("note: the model's answer differs from the reference answer {}", r.expected);
-                }
-            }
-        }
-        Command::Trace { task, model, level, seed, index, input, maps, json, words, figure } => {
-            let task = find(&task)?;
-            let model = Model::from_arg(&model, task)?;
-            let source = match (level, user_input(task, input, maps)?) {
-                (Some(level), _) => TraceSource::Level { level, seed, index },
-                (None, Some(input)) => TraceSource::Input(input),
-                (None, None) => bail!("give --level, --input, or --start and --goal"),
-            };
-            let (rows, report) = task.trace(&model, &source)?;
-            if let Some(path) = figure {
-                let title = format!("{}: behaviour on one sample ({} steps)", task.name(), rows.len());
-                plots::behaviour(&rows, task.ops(), &title, &path)?;
-            }
-            print_trace(task, &rows, json, words)?;
-            if !json {
-                let verdict = if report.correct { "correct" } else { "WRONG" };
-                emit(&format!("answer: {}\n{verdict}\n", report.output))?;
-            }
-        }
-        Command::Train { task, seed, out, config, max_iterations, resume, quiet } => match resume {
-            Some(dir) => train::resume(&dir, quiet)?,
+        Command::Train { task, variant, seed, out, config, max_iterations, resume, quiet } => match resume {
+            Some(dir) => train::resume(&dir, quiet),
             None => {
                 let mut cfg = train::config_or_default(config.as_deref())?;
                 if let Some(m) = max_iterations {
@@ -248,15 +216,16 @@ fn real_main() -> Result<()> {
                 let (Some(task), Some(out)) = (task, out) else {
                     bail!("give --task and --out, or --resume DIR")
                 };
-                find(&task)?;
-                train::start(train::NewRun { task, seed, out, config: cfg }, quiet)?
+                let task = find(&task)?;
+                train::start(train::NewRun { task, variant, seed, out, config: cfg.validate()? }, quiet)
             }
         },
-        Command::Sweep { tasks, runs, out, jobs, levels, samples, config } => {
-            let config = train::config_or_default(config.as_deref())?;
+        Command::Sweep { tasks, variant, runs, out, jobs, levels, samples, config } => {
+            let config = train::config_or_default(config.as_deref())?.validate()?;
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             sweep::run(sweep::Sweep {
                 tasks,
+                variant,
                 runs,
                 out,
                 jobs,
@@ -264,13 +233,12 @@ fn real_main() -> Result<()> {
                 samples,
                 eval_seed: sweep::EVAL_SEED,
                 config,
-            })?
+            })
         }
-        Command::Report { dir } => print!("{}", report::report(&dir)?),
-        Command::Bench { tasks, train: true, iterations, .. } => train::throughput(&tasks, iterations)?,
-        Command::Bench { tasks, level, repeat, .. } => bench(&tasks, level, repeat.max(1))?,
+        Command::Report { dir } => emit(&report::report(&dir)?),
+        Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
+        Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),
     }
-    Ok(())
 }
 
 /// JSON from the argument, or from a file when it starts with `@`.
@@ -307,8 +275,10 @@ fn user_input(task: &dyn AnyTask, input: Option<String>, maps: Maps) -> Result<O
 
 /// `{"start": [rows], "goal": [rows]}` from two text map files, for the tasks that take maps.
 fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
-    if !MAP_TASKS.contains(&task.name()) {
-        bail!("--start and --goal are for {}; task `{}` takes --input", MAP_TASKS.join(", "), task.name());
+    if !task.takes_maps() {
+        let map_tasks: Vec<&str> =
+            nhc_tasks::registry::all().iter().filter(|t| t.takes_maps()).map(|t| t.name()).collect();
+        bail!("--start and --goal are for {}; task `{}` takes --input", map_tasks.join(", "), task.name());
     }
     let rows = |path: &Path| -> Result<Vec<String>> {
         let text = std::fs::read_to_string(path)
@@ -322,51 +292,6 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
     Ok(json!({ "start": rows(start)?, "goal": rows(goal)? }))
 }
 
-fn print_trace(
-    task: &dyn AnyTask,
-    rows: &[nhc_tasks::registry::TraceRow],
-    json: bool,
-    words: bool,
-) -> Result<()> {
-    use std::fmt::Write as _;
-    let mut text = String::new();
-    if json {
-        for r in rows {
-            writeln!(text, "{}", serde_json::to_string(r)?)?;
-        }
-        return emit(&text);
-    }
-    let heads = task.config().read_heads;
-    write!(text, "{:>6}  {:<8} {:>6}", "step", "phase", "write")?;
-    for j in 1..=heads {
-        write!(text, "  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"))?;
-    }
-    write!(text, "  op  score  gates   ")?;
-    if words {
-        write!(text, "  written v / read c_m per head")?;
-    }
-    writeln!(text)?;
-    for r in rows {
-        let written: Vec<String> = r.written.iter().map(|w| w.to_string()).collect();
-        write!(text, "{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","))?;
-        for (mode, loc, data) in &r.reads {
-            write!(text, "  {mode:>4} {loc:>6} {data:<8}")?;
-        }
-        let score = match r.correct {
-            Some(true) => "ok",
-            Some(false) => "WRONG",
-            None => "",
-        };
-        write!(text, "  {:<3} {score:<6} {:<8}", r.op, gates(&r.control))?;
-        if words {
-            let all = r.control.written.iter().chain(&r.control.read);
-            write!(text, "  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "))?;
-        }
-        writeln!(text)?;
-    }
-    emit(&text)
-}
-
 /// Writes to stdout; a reader that stops early (`nhc trace … | head`) is not an error.
 fn emit(text: &str) -> Result<()> {
     use std::io::Write as _;
@@ -374,66 +299,4 @@ fn emit(text: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
-}
-
-/// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.
-fn gates(c: &nhc_tasks::registry::ControlRow) -> String {
-    let mut g = Vec::new();
-    for (j, u) in c.updates.iter().enumerate() {
-        if u.is_some() {
-            g.push(format!("u{}", j + 1));
-        }
-    }
-    if c.free_write.iter().any(|f| *f) {
-        g.push("fw".to_string());
-    }
-    for (j, f) in c.free_read.iter().enumerate() {
-        if *f {
-            g.push(format!("fr{}", j + 1));
-        }
-    }
-    g.join(",")
-}
-
-fn show_word(w: &[f32]) -> String {
-    let parts: Vec<String> = w.iter().map(|x| format!("{x:+.2}")).collect();
-    format!("[{}]", parts.join(" "))
-}
-
-/// Steps per second of the learned path (random θ) and the scripted path, one level-`level`
-/// sample each, fastest of `repeat`.
-fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
-    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
-        nhc_tasks::registry::all().to_vec()
-    } else {
-        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
-    };
-    println!("| task | path | level | steps | seconds | steps/s | ns/step |");
-    println!("|---|---|---:|---:|---:|---:|---:|");
-    for task in tasks {
-        let config = task.config();
-        let len = nhc_model::Layout::new(&config).len();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-        let learned = Model::Learned(Box::new(Params::new(config, theta)?));
-        for (path, model, cap) in
-            [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)]
-        {
-            let mut best: Option<(u64, f64)> = None;
-            for _ in 0..repeat {
-                let (steps, secs) = task.time_sample(model, level, 1, cap)?;
-                if best.is_none_or(|(_, b)| secs < b) {
-                    best = Some((steps, secs));
-                }
-            }
-            let (steps, secs) = best.unwrap_or((0, 0.0));
-            println!(
-                "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |",
-                task.name(),
-                steps as f64 / secs,
-                1e9 * secs / steps as f64
-            );
-        }
-    }
-    Ok(())
 }

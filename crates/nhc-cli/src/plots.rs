@@ -2,6 +2,7 @@
 //! iterations, log x axis, one line per task), as SVG and PNG.
 
 use anyhow::{Context, Result, anyhow};
+use nhc_train::{MetricsLine, RunSummary};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -47,13 +48,12 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
     let mut restarts = 0;
-    for l in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(l)?;
-        let bad = || anyhow!("{}: a line without fitness_raw, level or restarts", path.display());
-        m.fitness.push(v["fitness_raw"].as_f64().ok_or_else(bad)?);
-        let level = v["level"].as_u64().ok_or_else(bad)? as usize;
-        // A learning iteration (`learned`; logs from before margin updates have only `updated`).
-        let updated = v.get("learned").unwrap_or(&v["updated"]).as_bool() == Some(true);
+    for (i, l) in text.lines().enumerate() {
+        let v: MetricsLine =
+            serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        m.fitness.push(v.fitness_raw);
+        let level = v.level;
+        let updated = v.learned();
         if m.learning_per_level.len() < level {
             m.learning_per_level.resize(level, 0);
         }
@@ -67,21 +67,18 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
                 Lineage { learning_iterations: 0, last_level: level, check: None, ended_run: false },
             );
         }
-        restarts = v["restarts"].as_u64().ok_or_else(bad)? as usize;
+        restarts = v.restarts as usize;
         if let Some(lin) = m.lineages.last_mut() {
             lin.learning_iterations += u64::from(updated);
             lin.last_level = level;
-            if let (Some(solved), Some(samples)) =
-                (v["check"]["solved"].as_u64(), v["check"]["samples"].as_u64())
-            {
-                lin.check = Some((solved, samples));
+            if let Some(c) = v.check {
+                lin.check = Some((c.solved as u64, c.samples as u64));
             }
         }
     }
     // Without a check, only the summary tells whether the last lineage solved the mixed level.
     let summary = std::fs::read_to_string(run.join("summary.json")).ok();
-    let finished =
-        summary.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()?["finished"].as_bool());
+    let finished = summary.and_then(|t| serde_json::from_str::<RunSummary>(&t).ok()).map(|s| s.finished);
     if let (Some(true), Some(last)) = (finished, m.lineages.last_mut()) {
         last.ended_run = true;
     }
@@ -399,24 +396,69 @@ mod tests {
         assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
     }
 
+    /// A metrics line with these fields, the others as a run writes them.
+    fn line(restarts: u64, updated: bool, level: usize, check: Option<(usize, usize)>) -> String {
+        let l = MetricsLine {
+            iteration: 1,
+            level,
+            fitness_raw: 0.5,
+            best_offspring: None,
+            offspring_raw: Vec::new(),
+            offspring_shaped: Vec::new(),
+            perfect: !updated,
+            max_fitness: !updated,
+            updated,
+            learned: Some(updated),
+            failed: 0,
+            check: check.map(|(solved, samples)| nhc_train::CheckLog {
+                from: 12,
+                level: 99,
+                samples,
+                solved,
+            }),
+            restarts,
+            learning_iterations: 0,
+            steps: 0,
+            wall_seconds: 0.0,
+        };
+        serde_json::to_string(&l).unwrap_or_default()
+    }
+
+    fn summary(finished: bool) -> String {
+        let s = RunSummary {
+            task: "copy".into(),
+            domain: None,
+            variant: nhc_model::Variant::Nhc,
+            config: None,
+            seed: 1,
+            iterations: 3,
+            learning_iterations: 2,
+            margin_updates: 0,
+            last_level_learned: 11,
+            last_level_solved: 11,
+            restarts: 1,
+            failed_checks: 0,
+            finished,
+            wall_seconds: 1.0,
+            steps: 10,
+            steps_per_second: 10.0,
+        };
+        serde_json::to_string(&s).unwrap_or_default()
+    }
+
     /// The iteration whose check fails already logs the incremented restart count; it and its
     /// learning still belong to the lineage that is dropped.
     #[test]
     fn a_failed_check_ends_its_own_lineage() -> Result<()> {
         let dir = tempfile::tempdir()?;
-        let line = |restarts: u64, updated: bool, level: u64, check: &str| {
-            format!(
-                r#"{{"fitness_raw":0.5,"restarts":{restarts},"updated":{updated},"level":{level},"check":{check}}}"#
-            )
-        };
         let lines = [
-            line(0, true, 1, "null"),
-            line(0, true, 11, "null"),
-            line(1, false, 11, r#"{"level":100,"samples":5,"solved":3}"#),
-            line(1, true, 1, "null"),
-            line(2, true, 2, "null"),
-            line(2, true, 1, "null"),
-            line(2, false, 11, r#"{"level":100,"samples":5,"solved":5}"#),
+            line(0, true, 1, None),
+            line(0, true, 11, None),
+            line(1, false, 11, Some((3, 5))),
+            line(1, true, 1, None),
+            line(2, true, 2, None),
+            line(2, true, 1, None),
+            line(2, false, 11, Some((5, 5))),
         ];
         std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
         let m = read_metrics(dir.path())?;
@@ -431,17 +473,13 @@ mod tests {
     #[test]
     fn without_a_check_the_summary_tells_the_last_lineage_finished() -> Result<()> {
         let dir = tempfile::tempdir()?;
-        let lines = [
-            r#"{"fitness_raw":0.5,"restarts":0,"updated":true,"level":11,"check":null}"#,
-            r#"{"fitness_raw":0.5,"restarts":1,"updated":true,"level":11,"check":null}"#,
-            r#"{"fitness_raw":1.0,"restarts":1,"updated":false,"level":11,"check":null}"#,
-        ];
+        let lines = [line(0, true, 11, None), line(1, true, 11, None), line(1, false, 11, None)];
         std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
         let finished = |m: &RunMetrics| m.lineages.iter().map(Lineage::finished).collect::<Vec<_>>();
         assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
-        std::fs::write(dir.path().join("summary.json"), r#"{"finished": true}"#)?;
+        std::fs::write(dir.path().join("summary.json"), summary(true))?;
         assert_eq!(finished(&read_metrics(dir.path())?), vec![false, true]);
-        std::fs::write(dir.path().join("summary.json"), r#"{"finished": false}"#)?;
+        std::fs::write(dir.path().join("summary.json"), summary(false))?;
         assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
         Ok(())
     }

@@ -1,9 +1,9 @@
 //! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (SPEC §8, §11), as
 //! Markdown, with the paper's numbers beside ours.
 
+use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
 use nhc_tasks::model::write_atomic;
-use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -23,33 +23,11 @@ const PAPER: &[(&str, u32, &str)] = &[
     ("duplicated", 1179, "100 %"),
 ];
 
-/// One run of a sweep: its summary and its evaluations by level.
-struct Run {
-    task: String,
-    /// The run directory, when the line names one.
-    dir: Option<String>,
-    summary: Value,
-    learning_iterations: f64,
-    last_learned: f64,
-    last_solved: f64,
-    finished: bool,
-    eval: serde_json::Map<String, Value>,
-}
+/// One run of a sweep: a line of `sweep.jsonl`, read as its type.
+type Run = SweepLine;
 
 fn parse(line: &str) -> Result<Run> {
-    let v: Value = serde_json::from_str(line)?;
-    let s = &v["summary"];
-    let num = |k: &str| s[k].as_f64().with_context(|| format!("summary without `{k}`"));
-    Ok(Run {
-        task: s["task"].as_str().context("summary without `task`")?.to_string(),
-        summary: s.clone(),
-        dir: v["dir"].as_str().map(String::from),
-        learning_iterations: num("learning_iterations")?,
-        last_learned: num("last_level_learned")?,
-        last_solved: num("last_level_solved")?,
-        finished: s["finished"].as_bool().unwrap_or(false),
-        eval: v["eval"].as_object().cloned().unwrap_or_default(),
-    })
+    Ok(serde_json::from_str(line)?)
 }
 
 /// Quantile `q` of sorted `v`, linear between order statistics (Python's "inclusive").
@@ -106,11 +84,11 @@ pub fn report(path: &Path) -> Result<String> {
     writeln!(per_level, "|---|{}---:|", "---:|---:|".repeat(levels.len()))?;
 
     let names = nhc_tasks::names();
-    let mut tasks: Vec<&str> = runs.iter().map(|r| r.task.as_str()).collect();
+    let mut tasks: Vec<&str> = runs.iter().map(|r| r.summary.task.as_str()).collect();
     tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
     tasks.dedup();
     for task in tasks {
-        let rs: Vec<&Run> = runs.iter().filter(|r| r.task == task).collect();
+        let rs: Vec<&Run> = runs.iter().filter(|r| r.summary.task == task).collect();
         let paper = PAPER.iter().find(|p| p.0 == task);
         let median = |f: fn(&Run) -> f64| {
             let mut v: Vec<f64> = rs.iter().map(|r| f(r)).collect();
@@ -121,19 +99,17 @@ pub fn report(path: &Path) -> Result<String> {
             md,
             "| {task} | {} | {} | {} | {} | {:.0} | {:.0} |",
             rs.len(),
-            rs.iter().filter(|r| r.finished).count(),
-            median_iqr(rs.iter().map(|r| r.learning_iterations).collect()),
+            rs.iter().filter(|r| r.summary.finished).count(),
+            median_iqr(rs.iter().map(|r| r.summary.learning_iterations as f64).collect()),
             paper.map_or("–".to_string(), |p| p.1.to_string()),
-            median(|r| r.last_learned),
-            median(|r| r.last_solved),
+            median(|r| r.summary.last_level_learned as f64),
+            median(|r| r.summary.last_level_solved as f64),
         )?;
         write!(per_level, "| {task} |")?;
         for l in &levels {
-            let evals: Vec<&Value> = rs.iter().filter_map(|r| r.eval.get(&l.to_string())).collect();
-            let count = |v: &Value, k: &str| v[k].as_u64().unwrap_or(0);
-            let perfect = evals.iter().filter(|e| count(e, "solved") == count(e, "samples")).count();
-            let (solved, samples): (u64, u64) =
-                evals.iter().fold((0, 0), |(a, b), e| (a + count(e, "solved"), b + count(e, "samples")));
+            let evals: Vec<_> = rs.iter().filter_map(|r| r.eval.get(&l.to_string())).collect();
+            let perfect = evals.iter().filter(|e| e.solved == e.samples).count();
+            let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.solved, b + e.samples));
             let pct = |a: f64, b: f64| if b > 0.0 { format!("{:.1} %", 100.0 * a / b) } else { "–".into() };
             write!(
                 per_level,
@@ -156,19 +132,19 @@ pub fn report(path: &Path) -> Result<String> {
         write!(
             each,
             "| {} | {} | {} | {} | {} | {} | {} ({}) | {:.1} |",
-            r.task,
-            s["seed"],
-            s["iterations"],
-            s["learning_iterations"],
-            s["last_level_learned"],
-            s["last_level_solved"],
-            s["restarts"],
-            s["failed_checks"].as_u64().unwrap_or(0),
-            s["wall_seconds"].as_f64().unwrap_or(0.0),
+            s.task,
+            s.seed,
+            s.iterations,
+            s.learning_iterations,
+            s.last_level_learned,
+            s.last_level_solved,
+            s.restarts,
+            s.failed_checks,
+            s.wall_seconds,
         )?;
         for l in &levels {
             match r.eval.get(&l.to_string()) {
-                Some(e) => write!(each, " {}/{} |", e["solved"], e["samples"])?,
+                Some(e) => write!(each, " {}/{} |", e.solved, e.samples)?,
                 None => write!(each, " – |")?,
             }
         }
@@ -180,21 +156,22 @@ pub fn report(path: &Path) -> Result<String> {
     let mut spent: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
     let mut lineages: Vec<(String, Vec<crate::plots::Lineage>)> = Vec::new();
     for r in &runs {
-        let Some(dir) = r.dir.as_deref().map(Path::new).filter(|d| d.join("metrics.jsonl").exists()) else {
+        let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
             continue;
         };
         let m = crate::plots::read_metrics(dir)?;
-        match curves.iter_mut().find(|c| c.task == r.task) {
+        let task = &r.summary.task;
+        match curves.iter_mut().find(|c| &c.task == task) {
             Some(c) => c.runs.push(m.fitness),
-            None => curves.push(crate::plots::Curves { task: r.task.clone(), runs: vec![m.fitness] }),
+            None => curves.push(crate::plots::Curves { task: task.clone(), runs: vec![m.fitness] }),
         }
-        match spent.iter_mut().find(|p| p.0 == r.task) {
+        match spent.iter_mut().find(|p| &p.0 == task) {
             Some(p) => p.1.push(m.learning_per_level),
-            None => spent.push((r.task.clone(), vec![m.learning_per_level])),
+            None => spent.push((task.clone(), vec![m.learning_per_level])),
         }
-        match lineages.iter_mut().find(|p| p.0 == r.task) {
+        match lineages.iter_mut().find(|p| &p.0 == task) {
             Some(p) => p.1.extend(m.lineages),
-            None => lineages.push((r.task.clone(), m.lineages)),
+            None => lineages.push((task.clone(), m.lineages)),
         }
     }
     if !curves.is_empty() {
@@ -227,7 +204,11 @@ pub fn report(path: &Path) -> Result<String> {
         let last: Vec<crate::plots::Series> = tasks
             .iter()
             .map(|task| {
-                let ls: Vec<f64> = runs.iter().filter(|r| &r.task == task).map(|r| r.last_learned).collect();
+                let ls: Vec<f64> = runs
+                    .iter()
+                    .filter(|r| &r.summary.task == task)
+                    .map(|r| r.summary.last_level_learned as f64)
+                    .collect();
                 let points =
                     (1..=11).map(|l| (l as f64, ls.iter().filter(|x| **x == l as f64).count() as f64));
                 (task.clone(), points.collect())

@@ -8,10 +8,12 @@
 
 use crate::train;
 use anyhow::{Context, Result, bail};
+use nhc_model::Variant;
 use nhc_tasks::model::write_atomic;
-use nhc_tasks::{Model, find};
-use nhc_train::TrainConfig;
-use serde_json::{Map, Value};
+use nhc_tasks::{EvalReport, Model, find};
+use nhc_train::{RunSummary, ValidConfig};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,6 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Sweep {
     /// Task names, or `all`.
     pub tasks: Vec<String>,
+    pub variant: Variant,
     pub runs: u64,
     pub out: PathBuf,
     /// Runs trained at the same time, each on one thread (results do not depend on it).
@@ -29,8 +32,23 @@ pub struct Sweep {
     pub samples: usize,
     /// Seed of the evaluation samples (never a training seed's samples).
     pub eval_seed: u64,
-    pub config: TrainConfig,
+    pub config: ValidConfig,
 }
+
+/// One line of `sweep.jsonl`: a run, its summary and its evaluations by level.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SweepLine {
+    /// The run directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    pub summary: RunSummary,
+    /// Evaluation by test level (as a string: JSON keys).
+    #[serde(default)]
+    pub eval: BTreeMap<String, EvalReport>,
+}
+
+/// A run directory's evaluations, by test level.
+type Evals = BTreeMap<String, EvalReport>;
 
 /// The evaluation seed used by `nhc sweep` unless told otherwise.
 pub const EVAL_SEED: u64 = 1000;
@@ -47,7 +65,6 @@ pub fn run(s: Sweep) -> Result<()> {
     } else {
         s.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
     };
-    s.config.check()?;
     std::fs::create_dir_all(&s.out).with_context(|| format!("cannot create {}", s.out.display()))?;
     let jobs: Vec<(String, u64)> =
         tasks.iter().flat_map(|t| (1..=s.runs).map(move |seed| (t.clone(), seed))).collect();
@@ -80,9 +97,11 @@ pub fn run(s: Sweep) -> Result<()> {
     let mut lines = String::new();
     for (task, seed) in &jobs {
         let dir = run_dir(&s.out, task, *seed);
-        let summary = read_json(&dir.join("summary.json"))?;
-        let eval = read_json(&dir.join("eval.json"))?;
-        let line = serde_json::json!({ "dir": dir, "summary": summary, "eval": eval });
+        let line = SweepLine {
+            summary: read_json(&dir.join("summary.json"))?,
+            eval: read_json(&dir.join("eval.json"))?,
+            dir: Some(dir),
+        };
         lines.push_str(&serde_json::to_string(&line)?);
         lines.push('\n');
     }
@@ -95,7 +114,7 @@ fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
     out.join(format!("{task}-{seed}"))
 }
 
-fn read_json(path: &Path) -> Result<Value> {
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))
 }
@@ -107,25 +126,30 @@ fn one(s: &Sweep, task: &str, seed: u64) -> Result<()> {
         if dir.join("checkpoint.json").exists() {
             train::resume(&dir, true)?;
         } else {
-            let run =
-                train::NewRun { task: task.to_string(), seed, out: dir.clone(), config: s.config.clone() };
+            let run = train::NewRun {
+                task: find(task)?,
+                variant: s.variant,
+                seed,
+                out: dir.clone(),
+                config: s.config.clone(),
+            };
             train::start(run, true)?;
         }
     }
     let eval_path = dir.join("eval.json");
-    let mut eval = match eval_path.exists() {
-        true => read_json(&eval_path)?.as_object().cloned().unwrap_or_default(),
-        false => Map::new(),
+    let mut eval: Evals = match eval_path.exists() {
+        true => read_json(&eval_path)?,
+        false => Evals::new(),
     };
     let t = find(task)?;
-    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), t)?;
+    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), t, Some(s.variant))?;
     for &level in &s.levels {
         let key = level.to_string();
         if eval.contains_key(&key) {
             continue;
         }
         let report = t.evaluate(&model, level, s.samples, s.eval_seed)?;
-        eval.insert(key, serde_json::to_value(&report)?);
+        eval.insert(key, report);
         write_atomic(&eval_path, serde_json::to_string_pretty(&eval)?.as_bytes())?;
     }
     Ok(())

@@ -1,15 +1,17 @@
 //! `nhc train`: a run of NES on the curriculum with a progress bar, a metrics log, atomic
 //! checkpoints, resumption, and at the end the model file and a summary.
 //!
-//! A run directory holds `config.json` (task, seed, hyperparameters), `checkpoint.json`
+//! A run directory holds `config.json` (task, domain, variant, seed, hyperparameters), `checkpoint.json`
 //! (the trainer state), `metrics.jsonl` (one line per iteration), and when finished
 //! `model.json` and `summary.json`.
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nhc_tasks::model::write_atomic;
-use nhc_tasks::{ModelFile, Task, with_task};
-use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer};
+use nhc_model::Variant;
+use nhc_tasks::ModelFile;
+use nhc_tasks::model::{LearnedModel, write_atomic};
+use nhc_tasks::registry::AnyTask;
+use nhc_train::{IterationLog, MetricsLine, RunSummary, TrainConfig, TrainState, Trainer, ValidConfig};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -22,10 +24,11 @@ const CHECKPOINT_SECONDS: f64 = 1.0;
 
 /// What a new run is asked to do.
 pub struct NewRun {
-    pub task: String,
+    pub task: &'static dyn AnyTask,
+    pub variant: Variant,
     pub seed: u64,
     pub out: PathBuf,
-    pub config: TrainConfig,
+    pub config: ValidConfig,
 }
 
 /// The checkpoint file: trainer state plus the wall time spent so far.
@@ -33,27 +36,6 @@ pub struct NewRun {
 struct Checkpoint {
     state: TrainState,
     seconds: f64,
-}
-
-/// The run's summary.json.
-#[derive(Serialize)]
-struct SummaryFile {
-    task: String,
-    seed: u64,
-    iterations: u64,
-    learning_iterations: u64,
-    /// Updates that did not count as learning iterations (`margin_update_is_learning = false`).
-    margin_updates: u64,
-    last_level_learned: usize,
-    last_level_solved: usize,
-    restarts: u64,
-    /// Restarts because the generalization check failed (included in `restarts`).
-    failed_checks: u64,
-    finished: bool,
-    wall_seconds: f64,
-    /// Model steps run in training (θ, offspring, checks).
-    steps: u64,
-    steps_per_second: f64,
 }
 
 /// The config in `path` (TOML), or the defaults.
@@ -74,12 +56,9 @@ pub fn start(run: NewRun, quiet: bool) -> Result<()> {
         bail!("{} already holds a run; use `nhc train --resume {}`", run.out.display(), run.out.display());
     }
     std::fs::create_dir_all(&run.out).with_context(|| format!("cannot create {}", run.out.display()))?;
-    let out = run.out.clone();
-    with_task!(run.task.as_str(), T => {
-        let trainer = Trainer::<T>::new(run.config, run.seed)?;
-        std::fs::File::create(out.join("metrics.jsonl"))?;
-        drive(trainer, &out, 0.0, quiet)
-    })?
+    let trainer = Trainer::new(run.task, run.variant, run.config, run.seed)?;
+    std::fs::File::create(run.out.join("metrics.jsonl"))?;
+    drive(trainer, &run.out, 0.0, quiet)
 }
 
 /// Continues the run in `dir` from its last checkpoint.
@@ -90,11 +69,9 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
     let cp: Checkpoint =
         serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
-    let task = cp.state.task.clone();
-    with_task!(task.as_str(), T => {
-        let trainer = Trainer::<T>::from_state(cp.state)?;
-        drive(trainer, dir, cp.seconds, quiet)
-    })?
+    let task = nhc_tasks::registry::find_in(&cp.state.task, cp.state.domain.as_deref())?;
+    let trainer = Trainer::from_state(task, cp.state)?;
+    drive(trainer, dir, cp.seconds, quiet)
 }
 
 /// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
@@ -103,9 +80,8 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<()> {
     let mut kept = Vec::new();
     for line in std::io::BufReader::new(file).lines() {
         let line = line?;
-        let it = serde_json::from_str::<serde_json::Value>(&line).ok().and_then(|v| v["iteration"].as_u64());
-        match it {
-            Some(i) if i <= upto => kept.push(line),
+        match serde_json::from_str::<MetricsLine>(&line) {
+            Ok(m) if m.iteration <= upto => kept.push(line),
             _ => break,
         }
     }
@@ -117,8 +93,8 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<()> {
     Ok(())
 }
 
-fn save_checkpoint<T: Task>(
-    trainer: &Trainer<T>,
+fn save_checkpoint(
+    trainer: &Trainer,
     dir: &Path,
     seconds: f64,
     log: &mut std::io::BufWriter<std::fs::File>,
@@ -130,9 +106,13 @@ fn save_checkpoint<T: Task>(
     Ok(())
 }
 
-fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quiet: bool) -> Result<()> {
+fn drive(mut trainer: Trainer, dir: &Path, seconds_before: f64, quiet: bool) -> Result<()> {
     let state = trainer.state();
-    let config_json = serde_json::json!({ "task": T::NAME, "seed": state.seed, "train": state.config });
+    let task = trainer.task();
+    let config_json = serde_json::json!({
+        "task": task.name(), "domain": task.domain(), "variant": state.variant, "seed": state.seed,
+        "train": state.config, "model": trainer.model(),
+    });
     write_atomic(&dir.join("config.json"), serde_json::to_string_pretty(&config_json)?.as_bytes())?;
     // Buffered: lines after the last checkpoint are dropped on resume anyway.
     let mut log = std::io::BufWriter::new(
@@ -151,22 +131,13 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_prefix(T::NAME);
+    bar.set_prefix(task.name());
     bar.set_position(trainer.state().learning_iterations);
     let mut streak: u64 = 0;
     while !trainer.done() {
         let l: IterationLog = trainer.step();
         streak = if l.perfect { streak + 1 } else { 0 };
-        let (raw, shaped): (Vec<f64>, Vec<f64>) = l.offspring.iter().flatten().copied().unzip();
-        let line = serde_json::json!({
-            "iteration": l.iteration, "level": l.level, "fitness_raw": l.fitness_raw,
-            "best_offspring": l.best_offspring, "offspring_raw": raw, "offspring_shaped": shaped,
-            "perfect": l.perfect, "max_fitness": l.max_fitness, "updated": l.updated,
-            "learned": l.learned, "failed": l.failed, "check": l.check,
-            "restarts": l.restarts, "learning_iterations": l.learning_iterations, "steps": l.steps,
-            "wall_seconds": elapsed(&start),
-        });
-        writeln!(log, "{line}")?;
+        writeln!(log, "{}", serde_json::to_string(&MetricsLine::new(&l, elapsed(&start)))?)?;
         bar.set_position(l.learning_iterations);
         if let Some(c) = l.check {
             let verdict = if c.passed() { "passed" } else { "failed: restart" };
@@ -193,8 +164,11 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
 
     let s = trainer.summary();
     let state = trainer.state();
-    let summary = SummaryFile {
-        task: T::NAME.to_string(),
+    let summary = RunSummary {
+        task: task.name().to_string(),
+        domain: Some(task.domain().to_string()),
+        variant: state.variant,
+        config: Some(trainer.model().clone()),
         seed: state.seed,
         iterations: s.iterations,
         learning_iterations: s.learning_iterations,
@@ -208,51 +182,21 @@ fn drive<T: Task>(mut trainer: Trainer<T>, dir: &Path, seconds_before: f64, quie
         steps: state.steps,
         steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
     };
+    let variant = match state.variant {
+        Variant::Nhc => String::new(),
+        v => format!(" --variant {v}"),
+    };
     let meta = serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
-        "finished": s.finished, "command": format!("nhc train --task {} --seed {}", T::NAME, state.seed),
+        "finished": s.finished,
+        "command": format!("nhc train --task {}{variant} --seed {}", task.name(), state.seed),
     });
-    ModelFile::new(T::NAME, &trainer.params()?, Some(meta)).save(&dir.join("model.json"))?;
+    let model = LearnedModel { variant: state.variant, params: trainer.params()? };
+    ModelFile::new(task.algorithm(), task.domain(), &model, Some(meta)).save(&dir.join("model.json"))?;
     write_atomic(&dir.join("summary.json"), serde_json::to_string_pretty(&summary)?.as_bytes())?;
     println!("{}", serde_json::to_string(&summary)?);
     if !s.finished {
         eprintln!("note: the run ended at the iteration cap without solving the mixed level");
-    }
-    Ok(())
-}
-
-/// Training throughput (`nhc bench --train`): for each task, a fresh run (seed 1, default config)
-/// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
-/// each; prints iterations and model steps per second over all levels.
-pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
-    let names: Vec<String> = if tasks.is_empty() {
-        nhc_tasks::names().into_iter().map(String::from).collect()
-    } else {
-        tasks.to_vec()
-    };
-    println!("| task | iterations | seconds | iterations/s | steps | steps/s |");
-    println!("|---|---:|---:|---:|---:|---:|");
-    for name in &names {
-        let (n, steps, secs) = with_task!(name.as_str(), T => {
-            let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
-            for level in 1..=10 {
-                let mut state = Trainer::<T>::new(TrainConfig::default(), 1)?.into_state();
-                state.curriculum.level = level;
-                let mut trainer = Trainer::<T>::from_state(state)?;
-                let start = Instant::now();
-                for _ in 0..iterations {
-                    steps += trainer.step().steps;
-                    n += 1;
-                }
-                secs += start.elapsed().as_secs_f64();
-            }
-            (n, steps, secs)
-        })?;
-        println!(
-            "| {name} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |",
-            n as f64 / secs,
-            steps as f64 / secs
-        );
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! The `nhc` command end to end: answers checked against independent computations, and plain
 //! errors with a non-zero exit code for bad input.
 
-use nhc_model::{Layout, Params};
+use nhc_model::{Layout, Params, Variant};
+use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{ModelFile, find};
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -170,14 +171,15 @@ fn model_files_are_checked() {
     let config = task.config();
     let theta = vec![0.01; Layout::new(&config).len()];
     let good = dir.path().join("copy.json");
-    ModelFile::new("copy", &Params::new(config, theta).unwrap(), None).save(&good).unwrap();
+    let model = LearnedModel { variant: Variant::Nhc, params: Params::new(config, theta).unwrap() };
+    ModelFile::new(task.algorithm(), task.domain(), &model, None).save(&good).unwrap();
     let good = good.to_str().unwrap();
 
     let v = ok_json(&["eval", "--task", "copy", "--model", good, "--level", "3", "--samples", "4", "--json"]);
     assert_eq!(v["samples"], 4);
     fails_with(
         &["eval", "--task", "reverse", "--model", good, "--level", "3"],
-        "model for task `copy`, not `reverse`",
+        "model of algorithm `copy`, not `reverse`",
     );
     fails_with(&["eval", "--task", "duplicated", "--model", good, "--level", "3"], "not `duplicated`");
 
@@ -194,7 +196,7 @@ fn model_files_are_checked() {
     std::fs::write(&other, v.to_string()).unwrap();
     fails_with(
         &["eval", "--task", "copy", "--model", other.to_str().unwrap(), "--level", "3"],
-        "another configuration",
+        "does not fit `copy` as nhc",
     );
 
     let garbage = dir.path().join("garbage.json");
@@ -364,4 +366,47 @@ fn eval_lists_failed_samples_and_trace_replays_them() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.lines().last(), Some(verdict), "sample {index}");
     }
+}
+
+/// `--variant` trains an ablation; its model file names the variant and `nhc eval` runs it as
+/// such; a variant other than the file's, or the scripted solution under an ablation, is refused.
+#[test]
+fn variants_train_evaluate_and_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for variant in ["nhc-anc", "nhc-prev"] {
+        let out = dir.path().join(variant);
+        let out_s = out.to_str().unwrap();
+        let args = [
+            "train",
+            "--task",
+            "copy",
+            "--variant",
+            variant,
+            "--seed",
+            "1",
+            "--out",
+            out_s,
+            "--max-iterations",
+            "3",
+        ];
+        let summary = ok_json(&[&args[..], &["--quiet"]].concat());
+        assert_eq!(summary["variant"], variant);
+        let model: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("model.json")).unwrap()).unwrap();
+        assert_eq!((model["variant"].as_str(), model["algorithm"].as_str()), (Some(variant), Some("copy")));
+        let path = out.join("model.json");
+        let path = path.to_str().unwrap();
+        let v =
+            ok_json(&["eval", "--task", "copy", "--model", path, "--level", "3", "--samples", "2", "--json"]);
+        assert_eq!(v["variant"], variant);
+        fails_with(
+            &["eval", "--task", "copy", "--model", path, "--variant", "nhc", "--level", "3"],
+            "as nhc",
+        );
+    }
+    fails_with(
+        &["eval", "--task", "copy", "--model", "scripted", "--variant", "nhc-anc", "--level", "3"],
+        "written for the full NHC",
+    );
+    fails_with(&["train", "--task", "copy", "--variant", "dnc", "--out", "x"], "unknown model variant");
 }

@@ -1,21 +1,29 @@
 //! The algorithmic modules of the Neural Harvard Computer (SPEC §2–§3).
 //!
-//! - [`config`]: per-task sizes and switches ([`Config`]), the read-mode list ([`ReadMode`]).
+//! - [`config`]: sizes and switches ([`Config`]), the read-mode list ([`ReadMode`]).
+//! - [`variant`]: the full NHC and its ablations ([`Variant`]), maps from an algorithm's config
+//!   to the model's.
 //! - [`params`]: θ as one flat vector with named views in the paper's order ([`Layout`]).
-//! - [`memory`]: the two coupled memories, allocation, temporal and ancestry linkage ([`Memory`]).
+//! - [`memory`]: the memory-module interface ([`MemoryModule`]) and the NHC's two coupled
+//!   memories with allocation, temporal and ancestry linkage ([`Memory`]).
 //! - [`policy`]: the decision interface ([`Policy`]) and its learned implementation
 //!   ([`Learned`]: Controller, memory interface, Bus).
-//! - [`machine`]: the data-module interface ([`DataModules`]), the expected trace ([`Trace`])
-//!   and one run of a sample ([`Machine::run`]), scored by the fitness of SPEC §5.
+//! - [`machine`]: the data-module interface ([`DataModules`]) and the step loop
+//!   ([`Machine::run`]).
+//! - [`score`]: the expected trace ([`Trace`]) and the fitness of SPEC §5 ([`Scorer`]).
 
 pub mod config;
 pub mod machine;
 pub mod memory;
 pub mod params;
 pub mod policy;
+pub mod score;
+pub mod variant;
 
 pub use config::{Config, ConfigError, ReadMode};
-pub use machine::{DataModules, Expected, Machine, Outcome, Signals, StepRecord, Trace};
-pub use memory::{Memory, MemoryDecision};
+pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
+pub use memory::{Memory, MemoryDecision, MemoryModule};
 pub use params::{Layout, Params, ParamsError};
 pub use policy::{BusDecision, Learned, Observation, Policy};
+pub use score::{Expected, Outcome, RunLimits, Scorer, Trace, run_scored};
+pub use variant::{UnknownVariant, Variant};

@@ -1,10 +1,11 @@
-//! One run of the NHC on a sample (SPEC §2): Input → Controller → Memory → Bus → ALU, step by
-//! step, scored against the expected trace with the fitness of SPEC §5.
+//! The NHC's step loop (SPEC §2): Input → Controller → Memory → Bus → ALU, step by step. The
+//! machine only steps; scoring ([`crate::score`]) and traces consume the steps it reports.
 
-use crate::config::{Config, ReadMode};
-use crate::memory::{Memory, MemoryDecision};
+use crate::config::Config;
+use crate::memory::{Memory, MemoryModule};
 use crate::policy::{Observation, Policy};
 use std::fmt::Debug;
+use std::ops::ControlFlow;
 
 /// Control signals the Input sends this step: c_ic, c_im, c_ib.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,133 +45,52 @@ pub trait DataModules {
     fn phase(&self) -> &'static str;
 }
 
-/// The expected trace of one sample (SPEC §5): per machine step, either unscored, or the
-/// expected ALU operation and, for the read heads that matter, the expected data read.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Trace<D> {
-    heads: usize,
-    ops: Vec<Option<u8>>,
-    reads: Vec<Option<D>>,
-    scored: usize,
-}
-
-/// One step of a [`Trace`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Expected<'a, D> {
-    /// `None` for an unscored step.
-    pub op: Option<usize>,
-    /// Expected data per read head; `None` where the head does not matter.
-    pub reads: &'a [Option<D>],
-}
-
-impl<D: Clone + PartialEq> Trace<D> {
-    pub fn new(read_heads: usize) -> Self {
-        Trace { heads: read_heads, ops: Vec::new(), reads: Vec::new(), scored: 0 }
-    }
-    /// A step nothing is expected of.
-    pub fn push_unscored(&mut self) {
-        self.ops.push(None);
-        self.reads.extend(std::iter::repeat_n(None, self.heads));
-    }
-    /// A scored step: operation `op` and the data each head should read (`None`: any).
-    pub fn push(&mut self, op: usize, reads: &[Option<D>]) {
-        assert_eq!(reads.len(), self.heads, "one expected read per read head");
-        self.ops.push(Some(op as u8));
-        self.reads.extend_from_slice(reads);
-        self.scored += 1;
-    }
-    /// Machine steps, scored or not.
-    pub fn len(&self) -> usize {
-        self.ops.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
-    }
-    /// T_max: the number of scored steps.
-    pub fn scored(&self) -> usize {
-        self.scored
-    }
-    pub fn step(&self, t: usize) -> Expected<'_, D> {
-        Expected {
-            op: self.ops[t].map(usize::from),
-            reads: &self.reads[t * self.heads..(t + 1) * self.heads],
-        }
-    }
-}
-
-/// What happened in one step, for traces and plots.
+/// What happened in one step.
 #[derive(Debug, Clone, Copy)]
-pub struct StepRecord<'a, D> {
+pub struct StepRecord<'a, D, Dec> {
     /// Step index from 0.
     pub step: u64,
     pub phase: &'static str,
     pub written: &'a [usize],
     pub read_locations: &'a [usize],
-    pub modes: &'a [ReadMode],
-    /// Everything the memory interface decided this step (write and update words, gates).
-    pub decision: &'a MemoryDecision,
+    /// Everything the memory interface decided this step.
+    pub decision: &'a Dec,
     /// c_m_t: the control words read, all heads concatenated.
     pub control_reads: &'a [f32],
+    /// The data words read, one per head.
     pub reads: &'a [D],
+    /// The Bus's operation and its margin (SPEC §5).
     pub op: usize,
+    pub margin: f32,
     pub d_out: &'a D,
-    /// `Some(true/false)` on a scored step, `None` otherwise.
-    pub correct: Option<bool>,
 }
 
-/// Result of one run (SPEC §5).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Outcome {
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The Input's stop rule fired.
+    Stopped,
+    /// The step limit was reached.
+    Cut,
+    /// The observer asked to stop.
+    Halted,
+}
+
+/// How long a run was and why it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
     /// Machine steps executed.
     pub steps: u64,
-    /// T_max.
-    pub scored: usize,
-    /// Σ over scored steps up to and including the first wrong one of `data_ok + op_ok · margin`.
-    pub score: f64,
-    /// Step of the first mistake (wrong data, wrong op, stopping early or running past the end).
-    pub first_mistake: Option<u64>,
+    pub end: End,
 }
 
-impl Outcome {
-    /// Every scored step right and the Input stopped exactly where the trace ends.
-    pub fn solved(&self) -> bool {
-        self.first_mistake.is_none()
-    }
-    /// `score / (2 T_max)` ∈ [0, 1].
-    pub fn fitness(&self) -> f64 {
-        if self.scored == 0 {
-            return if self.solved() { 1.0 } else { 0.0 };
-        }
-        self.score / (2.0 * self.scored as f64)
-    }
-}
-
-/// How far to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RunLimits {
-    /// Stop at the first mistake (training and evaluation).
-    pub stop_at_mistake: bool,
-    /// Never run more steps than this.
-    pub max_steps: u64,
-}
-
-impl RunLimits {
-    /// Training and evaluation: stop at the first mistake.
-    pub const SCORE: RunLimits = RunLimits { stop_at_mistake: true, max_steps: u64::MAX };
-}
-
-impl Default for RunLimits {
-    fn default() -> Self {
-        RunLimits::SCORE
-    }
-}
-
-/// The NHC's runtime state: Memory and the signal buffers, reused across samples.
-pub struct Machine<D> {
+/// The NHC's runtime state: a memory module and the signal buffers, reused across samples.
+pub struct Machine<D, M: MemoryModule<D> = Memory<D>> {
     config: Config,
-    memory: Memory<D>,
-    decision: MemoryDecision,
+    memory: M,
+    decision: M::Decision,
     signals: Signals,
+    c_c: Vec<f32>,
     bus_prev: Vec<f32>,
     alu_prev: Vec<f32>,
     read_prev: Vec<f32>,
@@ -181,11 +101,20 @@ pub struct Machine<D> {
 }
 
 impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
+    /// A machine with the NHC's [`Memory`].
     pub fn new(config: &Config) -> Self {
+        Machine::with_memory(config, Memory::new(config))
+    }
+}
+
+impl<D: Clone + Default + PartialEq + Debug, M: MemoryModule<D>> Machine<D, M> {
+    /// A machine with another memory module.
+    pub fn with_memory(config: &Config, memory: M) -> Self {
         Machine {
-            memory: Memory::new(config),
-            decision: MemoryDecision::new(config),
+            decision: memory.fresh(),
+            memory,
             signals: Signals::new(config),
+            c_c: vec![0.0; config.controller],
             bus_prev: vec![0.0; config.ops],
             alu_prev: vec![0.0; config.alu_feedback],
             read_prev: vec![0.0; config.read_heads * config.word],
@@ -197,42 +126,40 @@ impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
         }
     }
 
-    pub fn memory(&self) -> &Memory<D> {
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn memory(&self) -> &M {
         &self.memory
     }
 
-    /// Runs `modules` under `policy` from an empty memory, scoring against `trace`.
-    /// `observe` sees every step (pass `|_| {}` when not needed).
-    pub fn run<M, P>(
+    /// Runs `modules` under `policy` from an empty memory for at most `max_steps` steps.
+    /// `observe` sees every step and may stop the run.
+    pub fn run<Mo, P>(
         &mut self,
-        modules: &mut M,
+        modules: &mut Mo,
         policy: &mut P,
-        trace: &Trace<D>,
-        limits: RunLimits,
-        mut observe: impl FnMut(&StepRecord<'_, D>),
-    ) -> Outcome
+        max_steps: u64,
+        mut observe: impl FnMut(&StepRecord<'_, D, M::Decision>) -> ControlFlow<()>,
+    ) -> Run
     where
-        M: DataModules<Data = D>,
-        P: Policy,
+        Mo: DataModules<Data = D> + ?Sized,
+        P: Policy<M::Decision> + ?Sized,
     {
         self.memory.reset();
         self.bus_prev.fill(0.0);
         self.alu_prev.fill(0.0);
         self.read_prev.fill(0.0);
         let (hr, c) = (self.config.read_heads, self.config.word);
-        let mut out = Outcome { steps: 0, scored: trace.scored(), score: 0.0, first_mistake: None };
         let mut d_out: Option<D> = None;
         let mut t: u64 = 0;
         loop {
             let Some(d_i) = modules.input(d_out.as_ref(), &mut self.signals) else {
-                if (t as usize) < trace.len() && out.first_mistake.is_none() {
-                    out.first_mistake = Some(t); // stopped before the trace ends
-                }
-                break;
+                return Run { steps: t, end: End::Stopped };
             };
-            if t >= limits.max_steps {
-                out.first_mistake.get_or_insert(t);
-                break;
+            if t >= max_steps {
+                return Run { steps: t, end: End::Cut };
             }
             let obs = Observation {
                 input_controller: &self.signals.controller,
@@ -241,51 +168,31 @@ impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
                 alu_prev: &self.alu_prev,
                 read_prev: &self.read_prev,
             };
-            policy.memory(&obs, &mut self.decision);
+            self.memory.refresh(&mut self.decision);
+            self.c_c.fill(0.0);
+            policy.control(&obs, &mut self.c_c, &mut self.decision);
             self.memory.step(&d_i, &self.decision);
             for j in 0..hr {
                 self.read_now[j * c..(j + 1) * c].copy_from_slice(self.memory.read_control(j));
                 self.reads[j].clone_from(self.memory.read_data(j));
-            }
-            let bus = policy.bus(&self.signals.bus, &self.read_now);
-            let result = modules.alu(&self.reads, bus.op, &mut self.alu_prev);
-
-            let correct = if (t as usize) < trace.len() {
-                let exp = trace.step(t as usize);
-                exp.op.map(|op| {
-                    let data_ok =
-                        exp.reads.iter().zip(&self.reads).all(|(e, r)| e.as_ref().is_none_or(|e| e == r));
-                    let op_ok = op == bus.op;
-                    if out.first_mistake.is_none() {
-                        out.score +=
-                            f64::from(u8::from(data_ok)) + if op_ok { f64::from(bus.margin) } else { 0.0 };
-                    }
-                    data_ok && op_ok
-                })
-            } else {
-                Some(false) // ran past the end of the trace
-            };
-            if correct == Some(false) && out.first_mistake.is_none() {
-                out.first_mistake = Some(t);
-            }
-            for i in 0..self.config.write_heads {
-                self.written[i] = self.memory.written_location(i);
-            }
-            for j in 0..hr {
                 self.read_locations[j] = self.memory.read_location(j);
             }
-            observe(&StepRecord {
+            let bus = policy.bus(&self.signals.bus, &self.c_c, &self.read_now);
+            let result = modules.alu(&self.reads, bus.op, &mut self.alu_prev);
+            for (i, w) in self.written.iter_mut().enumerate() {
+                *w = self.memory.written_location(i);
+            }
+            let flow = observe(&StepRecord {
                 step: t,
                 phase: modules.phase(),
                 written: &self.written,
                 read_locations: &self.read_locations,
-                modes: &self.decision.read_modes,
                 decision: &self.decision,
                 control_reads: &self.read_now,
                 reads: &self.reads,
                 op: bus.op,
+                margin: bus.margin,
                 d_out: &result,
-                correct,
             });
 
             self.bus_prev.fill(0.0);
@@ -293,11 +200,9 @@ impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
             std::mem::swap(&mut self.read_prev, &mut self.read_now);
             d_out = Some(result);
             t += 1;
-            out.steps = t;
-            if limits.stop_at_mistake && out.first_mistake.is_some() {
-                break;
+            if flow.is_break() {
+                return Run { steps: t, end: End::Halted };
             }
         }
-        out
     }
 }

@@ -31,17 +31,59 @@ pub struct MemoryDecision {
     pub free_read: Vec<bool>,
 }
 
+/// A memory module as the machine sees it (SPEC §2 step 4): each step it takes the data word
+/// d_i and one decision of the memory interface, then is read out per head. The NHC's
+/// [`Memory`] is one; another memory (the DNC's) plugs into the same
+/// [`Machine`](crate::Machine) and the same scoring.
+pub trait MemoryModule<D> {
+    /// What the memory interface decides each step.
+    type Decision;
+    /// The decision every step starts from.
+    fn fresh(&self) -> Self::Decision;
+    /// Resets `d` to [`MemoryModule::fresh`] without reallocating.
+    fn refresh(&self, d: &mut Self::Decision);
+    /// Empties the memory, keeping its allocations.
+    fn reset(&mut self);
+    /// One memory step: write d_i, move the read heads.
+    fn step(&mut self, d_i: &D, decision: &Self::Decision);
+    /// Control word read by head j this step (`c_m_j`).
+    fn read_control(&self, j: usize) -> &[f32];
+    /// Data word read by head j this step (`d_m_j`).
+    fn read_data(&self, j: usize) -> &D;
+    /// Location read by head j this step.
+    fn read_location(&self, j: usize) -> usize;
+    /// Location written by write head i this step.
+    fn written_location(&self, i: usize) -> usize;
+}
+
 impl MemoryDecision {
+    /// Back to [`MemoryDecision::new`], keeping the allocations.
+    pub fn clear(&mut self) {
+        self.write.fill(0.0);
+        self.prev_write.fill(0.0);
+        self.prev_erase.fill(0.0);
+        self.prev_gate.fill(false);
+        for (j, m) in self.read_modes.iter_mut().enumerate() {
+            *m = ReadMode::Halt(j);
+        }
+        self.free_write.fill(false);
+        self.free_read.fill(false);
+    }
+
     /// A decision that writes zeros, updates nothing, reads with H (stay) and frees nothing.
     pub fn new(c: &Config) -> Self {
+        Self::sized(c.write_heads, c.read_heads, c.word)
+    }
+
+    fn sized(write_heads: usize, read_heads: usize, word: usize) -> Self {
         MemoryDecision {
-            write: vec![0.0; c.write_heads * c.word],
-            prev_write: vec![0.0; c.read_heads * c.word],
-            prev_erase: vec![0.0; c.read_heads * c.word],
-            prev_gate: vec![false; c.read_heads],
-            read_modes: (0..c.read_heads).map(ReadMode::Halt).collect(),
-            free_write: vec![false; c.write_heads],
-            free_read: vec![false; c.read_heads],
+            write: vec![0.0; write_heads * word],
+            prev_write: vec![0.0; read_heads * word],
+            prev_erase: vec![0.0; read_heads * word],
+            prev_gate: vec![false; read_heads],
+            read_modes: (0..read_heads).map(ReadMode::Halt).collect(),
+            free_write: vec![false; write_heads],
+            free_read: vec![false; read_heads],
         }
     }
 }
@@ -449,5 +491,33 @@ impl<D: Clone + Default> Memory<D> {
         }
         out.reverse();
         out
+    }
+}
+
+impl<D: Clone + Default> MemoryModule<D> for Memory<D> {
+    type Decision = MemoryDecision;
+    fn fresh(&self) -> MemoryDecision {
+        MemoryDecision::sized(self.write_heads, self.read_heads, self.word)
+    }
+    fn refresh(&self, d: &mut MemoryDecision) {
+        d.clear();
+    }
+    fn reset(&mut self) {
+        Memory::reset(self);
+    }
+    fn step(&mut self, d_i: &D, decision: &MemoryDecision) {
+        Memory::step(self, d_i, decision);
+    }
+    fn read_control(&self, j: usize) -> &[f32] {
+        Memory::read_control(self, j)
+    }
+    fn read_data(&self, j: usize) -> &D {
+        Memory::read_data(self, j)
+    }
+    fn read_location(&self, j: usize) -> usize {
+        Memory::read_location(self, j)
+    }
+    fn written_location(&self, i: usize) -> usize {
+        Memory::written_location(self, i)
     }
 }

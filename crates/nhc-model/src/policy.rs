@@ -29,25 +29,38 @@ pub struct BusDecision {
 }
 
 /// Anything that drives the algorithmic side of the NHC: the learned modules or a task's
-/// scripted solution. Both see only the control stream.
-pub trait Policy {
-    /// Controller and memory interface: fills `out` from what the modules see. `out` is reused
-    /// across steps, so a field not set keeps last step's value: set every field used.
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision);
-    /// Bus: picks the ALU operation from c_ib and this step's control reads c_m
-    /// (and whatever [`Policy::memory`] computed this step, i.e. c_c).
-    fn bus(&mut self, input_bus: &[f32], read_now: &[f32]) -> BusDecision;
+/// scripted solution. Both see only the control stream. `Dec` is what the memory interface
+/// decides for the memory module in use (the NHC's [`MemoryDecision`] by default).
+///
+/// A step is [`Policy::control`] then, after the memory step, [`Policy::bus`]; what passes from
+/// one to the other is c_c, held by the machine. Every step starts from a fresh decision and
+/// c_c = 0, so nothing a policy leaves unset carries over from the step before.
+pub trait Policy<Dec = MemoryDecision> {
+    /// Controller and memory interface (SPEC §2 steps 2–3): c_c and the memory decision, from
+    /// what the modules see.
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut Dec);
+    /// Bus (SPEC §2 step 5): the ALU operation from c_ib, this step's c_c and the control
+    /// words read, c_m.
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision;
+}
+
+impl<Dec, P: Policy<Dec> + ?Sized> Policy<Dec> for Box<P> {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut Dec) {
+        (**self).control(obs, c_c, out)
+    }
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        (**self).bus(input_bus, c_c, read_now)
+    }
 }
 
 /// Margin penalty threshold m_max (SPEC §5).
 pub const MARGIN_MAX: f32 = 0.1;
 
-/// The learned algorithmic modules on a θ.
+/// The learned algorithmic modules on a θ, with scratch buffers (no state crosses a step).
 #[derive(Debug, Clone)]
 pub struct Learned {
     params: Params,
     x_c: Vec<f32>,
-    c_c: Vec<f32>,
     x_m: Vec<f32>,
     x_b: Vec<f32>,
     scratch: Vec<f32>,
@@ -63,7 +76,6 @@ impl Learned {
             .unwrap_or(0);
         Learned {
             x_c: vec![0.0; c.controller_inputs()],
-            c_c: vec![0.0; c.controller],
             x_m: vec![0.0; c.memory_inputs()],
             x_b: vec![0.0; c.bus_inputs()],
             scratch: vec![0.0; widest],
@@ -119,15 +131,15 @@ fn concat(out: &mut [f32], parts: &[&[f32]]) {
 
 impl Policy for Learned {
     /// Controller `c_c = tanh(W_c x_c + b_c)` and the memory interface on `x_m = [c_im; c_c]`.
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
         let (theta, l) = (self.params.theta(), self.params.layout());
         let c = self.params.config();
         let bus_prev: &[f32] = if c.bus_feedback { obs.bus_prev } else { &[] };
         let alu_prev: &[f32] = if c.alu_feedback > 0 { obs.alu_prev } else { &[] };
         concat(&mut self.x_c, &[obs.input_controller, bus_prev, alu_prev, obs.read_prev]);
-        l.controller.apply(theta, &self.x_c, &mut self.c_c);
-        self.c_c.iter_mut().for_each(|v| *v = v.tanh());
-        concat(&mut self.x_m, &[obs.input_memory, &self.c_c]);
+        l.controller.apply(theta, &self.x_c, c_c);
+        c_c.iter_mut().for_each(|v| *v = v.tanh());
+        concat(&mut self.x_m, &[obs.input_memory, c_c]);
         let x = &self.x_m;
 
         l.write.apply(theta, x, &mut out.write);
@@ -156,9 +168,9 @@ impl Policy for Learned {
     }
 
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
-    fn bus(&mut self, input_bus: &[f32], read_now: &[f32]) -> BusDecision {
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
         let (theta, l) = (self.params.theta(), self.params.layout());
-        concat(&mut self.x_b, &[input_bus, &self.c_c, read_now]);
+        concat(&mut self.x_b, &[input_bus, c_c, read_now]);
         l.bus.apply(theta, &self.x_b, &mut self.logits);
         let op = argmax(&self.logits);
         BusDecision { op, margin: margin(&self.logits, op) }

@@ -13,7 +13,7 @@
 //! flag says "first"), every later one moves both heads one place up (B1, B1). The carry lives in
 //! the ALU feedback; control words are not needed.
 
-use crate::{InputError, SampleRng, Task};
+use crate::{Algorithm, InputError, SampleRng, Task, flag};
 use nhc_model::{
     BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
 };
@@ -32,8 +32,65 @@ pub const BASE: u8 = 2;
 /// One data word: a digit in `0..base`.
 pub type Digit = u8;
 
-/// addition on binary numbers (SPEC §9).
-pub struct Addition;
+/// addition (SPEC §9). L_C = 6, C = 4, h_w = 1, h_r = 2, ALU feedback on, free gates off (paper
+/// "Modules Instantiations"); Bus feedback off: `c_a_{t−1}` already tells nop or not, and
+/// whether the last op was `A` or `C` does not matter, only its carry (docs/DESIGN.md).
+pub const ADDITION: Algorithm = Algorithm {
+    name: "addition",
+    ops: &["A", "C", "N"],
+    config: Config {
+        input_controller: 3,
+        input_memory: 3,
+        input_bus: 3,
+        read_heads: 2,
+        ops: 3,
+        alu_feedback: 3,
+        bus_feedback: false,
+        ..Config::PAPER
+    },
+};
+
+/// addition's domain: digits of a positional base (training: binary). The ALU adds digits in
+/// this base; numbers are read and printed as digit strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Digits {
+    /// 2 to 36.
+    pub base: u8,
+}
+
+impl Digits {
+    /// The domain's name: `binary`, `decimal`, or `base-N`.
+    pub fn name(self) -> &'static str {
+        match self.base {
+            2 => "binary",
+            10 => "decimal",
+            _ => "base",
+        }
+    }
+    /// A uniformly random digit.
+    pub fn random(self, rng: &mut SampleRng) -> Digit {
+        rng.random_range(0..self.base)
+    }
+    /// `x + y + carry` in this base: the digit and the carry out.
+    pub fn add(self, x: Digit, y: Digit, carry: bool) -> (Digit, bool) {
+        let s = u16::from(x) + u16::from(y) + u16::from(carry);
+        let base = u16::from(self.base);
+        ((s % base) as Digit, s >= base)
+    }
+    /// The digit a character stands for.
+    pub fn digit(self, ch: char) -> Option<Digit> {
+        ch.to_digit(u32::from(self.base)).map(|d| d as Digit)
+    }
+}
+
+/// addition on a base's digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Addition(pub Digits);
+
+impl Addition {
+    /// The training task: binary numbers.
+    pub const BINARY: Addition = Addition(Digits { base: BASE });
+}
 
 /// The operands as presented: `a` and `b` big-endian, of equal length ℓ+1, both starting with the
 /// extra leading 0.
@@ -91,19 +148,18 @@ enum Phase {
 #[derive(Debug, Clone)]
 pub struct AdditionModules {
     operands: Operands,
-    base: u8,
+    digits: Digits,
     /// Input calls so far.
     steps: usize,
     sum: Vec<Digit>,
 }
 
 impl AdditionModules {
-    /// Data modules for `operands`, whose digits lie in `0..base` (`base` ≥ 2).
-    pub fn new(operands: &Operands, base: u8) -> Self {
-        assert!(base >= 2, "a positional base is at least 2");
+    /// Data modules for `operands`, whose digits are digits of `digits`.
+    pub fn new(operands: &Operands, digits: Digits) -> Self {
         AdditionModules {
             operands: operands.clone(),
-            base,
+            digits,
             steps: 0,
             sum: Vec::with_capacity(operands.len()),
         }
@@ -147,9 +203,8 @@ impl DataModules for AdditionModules {
         let (d_out, carry, nop) = if op == OP_NOP {
             (0, false, true)
         } else {
-            let s = u16::from(reads[0]) + u16::from(reads[1]) + u16::from(op == OP_CARRY);
-            let base = u16::from(self.base);
-            ((s % base) as Digit, s >= base, false)
+            let (d, carry) = self.digits.add(reads[0], reads[1], op == OP_CARRY);
+            (d, carry, false)
         };
         feedback.copy_from_slice(&[flag(carry), flag(!carry), flag(nop)]);
         if !nop && self.current() == Phase::Sum {
@@ -167,61 +222,45 @@ impl DataModules for AdditionModules {
     }
 }
 
-fn flag(b: bool) -> f32 {
-    if b { 1.0 } else { 0.0 }
-}
-
 impl Task for Addition {
     type Data = Digit;
     type Sample = Operands;
     /// The ℓ+1 sum digits, low to high.
     type Answer = Vec<Digit>;
     type Modules = AdditionModules;
-    type Scripted = AdditionScript;
-    const NAME: &'static str = "addition";
-    const OPS: &'static [&'static str] = &["A", "C", "N"];
 
-    /// L_C = 6, C = 4, h_w = 1, h_r = 2, ALU feedback on, free gates off (paper "Modules
-    /// Instantiations"); Bus feedback off: `c_a_{t−1}` already tells nop or not, and whether the
-    /// last op was `A` or `C` does not matter, only its carry (docs/DESIGN.md).
-    fn config() -> Config {
-        Config {
-            input_controller: 3,
-            input_memory: 3,
-            input_bus: 3,
-            read_heads: 2,
-            ops: 3,
-            alu_feedback: 3,
-            bus_feedback: false,
-            ..Config::PAPER
-        }
+    fn algorithm(&self) -> &'static Algorithm {
+        &ADDITION
     }
-    /// Level ℓ: two uniformly random ℓ-digit binary numbers (leading zeros possible), each with
-    /// the extra leading 0 (paper: "level 3: numbers of length 3").
-    fn sample(level: usize, rng: &mut SampleRng) -> Operands {
-        let mut number = || (0..level).map(|_| rng.random_range(0..BASE)).collect::<Vec<_>>();
+    fn domain(&self) -> &'static str {
+        self.0.name()
+    }
+    /// Level ℓ: two uniformly random ℓ-digit numbers (leading zeros possible), each with the
+    /// extra leading 0 (paper: "level 3: numbers of length 3").
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Operands {
+        let mut number = || (0..level).map(|_| self.0.random(rng)).collect::<Vec<_>>();
         let a = number();
         Operands::new(&a, &number())
     }
-    fn modules(s: &Operands) -> AdditionModules {
-        AdditionModules::new(s, BASE)
+    fn modules(&self, s: &Operands) -> AdditionModules {
+        AdditionModules::new(s, self.0)
     }
     /// 2(ℓ+1) presentation steps scored with `N` and no data; then per place, low to high, the
     /// digits of `a` and `b` there and `C` after a carry, else `A`.
-    fn trace(s: &Operands) -> Trace<Digit> {
+    fn trace(&self, s: &Operands) -> Trace<Digit> {
         let n = s.len();
         let mut t = Trace::new(2);
         (0..2 * n).for_each(|_| t.push(OP_NOP, &[None, None]));
         let mut carry = false;
         for (&x, &y) in s.a.iter().zip(&s.b).rev() {
             t.push(if carry { OP_CARRY } else { OP_ADD }, &[Some(x), Some(y)]);
-            carry = u16::from(x) + u16::from(y) + u16::from(carry) >= u16::from(BASE);
+            carry = self.0.add(x, y, carry).1;
         }
         t
     }
-    /// a + b by the school method, low to high.
-    fn reference(s: &Operands) -> Vec<Digit> {
-        let (base, mut carry) = (u16::from(BASE), 0);
+    /// a + b by the school method, low to high, with integer arithmetic (not the ALU's `add`).
+    fn reference(&self, s: &Operands) -> Vec<Digit> {
+        let (base, mut carry) = (u16::from(self.0.base), 0);
         let mut out = Vec::with_capacity(s.len());
         for (&x, &y) in s.a.iter().zip(&s.b).rev() {
             let d = u16::from(x) + u16::from(y) + carry;
@@ -230,44 +269,52 @@ impl Task for Addition {
         }
         out
     }
-    fn answer(m: &AdditionModules) -> Vec<Digit> {
+    fn answer(&self, m: &AdditionModules) -> Vec<Digit> {
         m.sum().to_vec()
     }
-    fn scripted() -> AdditionScript {
-        AdditionScript { carry: false }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(AdditionScript)
     }
-    /// `{"a": "1011", "b": "110"}`: binary digit strings, most significant first, non-empty.
-    fn parse_input(v: &Value) -> Result<Operands, InputError> {
+    /// `{"a": "1011", "b": "110"}`: digit strings of the domain's base, most significant first,
+    /// non-empty.
+    fn parse_input(&self, v: &Value) -> Result<Operands, InputError> {
         let obj =
             v.as_object().ok_or_else(|| InputError::new(r#"addition takes {"a": "1011", "b": "110"}"#))?;
         if let Some(k) = obj.keys().find(|k| *k != "a" && *k != "b") {
             return Err(InputError::new(format!("unknown key `{k}`; expected `a` and `b`")));
         }
+        let digits = self.0;
         let number = |key: &str| -> Result<Vec<Digit>, InputError> {
             let s = obj
                 .get(key)
                 .ok_or_else(|| InputError::new(format!("missing key `{key}`")))?
                 .as_str()
-                .ok_or_else(|| InputError::new(format!("`{key}` must be a string of binary digits")))?;
+                .ok_or_else(|| {
+                    InputError::new(format!("`{key}` must be a string of {} digits", digits.name()))
+                })?;
             if s.is_empty() {
                 return Err(InputError::new(format!("`{key}` must hold at least one digit")));
             }
             s.chars()
                 .enumerate()
-                .map(|(i, ch)| match ch {
-                    '0' => Ok(0),
-                    '1' => Ok(1),
-                    _ => Err(InputError::new(format!("`{key}`, character {i}: expected 0 or 1, got `{ch}`"))),
+                .map(|(i, ch)| {
+                    digits.digit(ch).ok_or_else(|| {
+                        let valid = match digits.base {
+                            2 => "0 or 1".to_string(),
+                            b => format!("a digit of base {b}"),
+                        };
+                        InputError::new(format!("`{key}`, character {i}: expected {valid}, got `{ch}`"))
+                    })
                 })
                 .collect()
         };
         Ok(Operands::new(&number("a")?, &number("b")?))
     }
     /// The sum as a digit string, most significant first, without leading zeros.
-    fn answer_json(a: &Vec<Digit>) -> Value {
+    fn answer_json(&self, a: &Vec<Digit>) -> Value {
         Value::String(digits_text(a))
     }
-    fn show(d: &Digit) -> String {
+    fn show(&self, d: &Digit) -> String {
         digit_char(*d).to_string()
     }
 }
@@ -293,18 +340,17 @@ pub fn digits_text(low_to_high: &[Digit]) -> String {
 /// | `c_s`, else | B1 | B1 | C if `c_a_{t−1}` carry, else A |
 ///
 /// Writes zero control words and never uses the previous update.
+///
+/// The Controller passes the carry of the step before to the Bus in `c_c[0]`.
 #[derive(Debug, Clone, Copy)]
-pub struct AdditionScript {
-    /// Carry of the step before, as the Controller passes it to the Bus (c_c).
-    carry: bool,
-}
+pub struct AdditionScript;
 
 impl Policy for AdditionScript {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
         let c = obs.input_controller;
         let (present_a, sum) = (c[0] > 0.5, c[2] > 0.5);
         let (carry, nop) = (obs.alu_prev[0] > 0.5, obs.alu_prev[2] > 0.5);
-        self.carry = carry;
+        c_c[0] = flag(carry);
         out.write.fill(0.0);
         let up = sum && !nop;
         out.read_modes[0] = if present_a {
@@ -322,10 +368,10 @@ impl Policy for AdditionScript {
             ReadMode::Halt(1)
         };
     }
-    fn bus(&mut self, c_ib: &[f32], _read_now: &[f32]) -> BusDecision {
+    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], _read_now: &[f32]) -> BusDecision {
         let op = if c_ib[2] < 0.5 {
             OP_NOP
-        } else if self.carry {
+        } else if c_c[0] > 0.5 {
             OP_CARRY
         } else {
             OP_ADD

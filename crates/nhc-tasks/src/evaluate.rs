@@ -1,14 +1,148 @@
-//! Scoring samples: one run per sample, in parallel over samples, with results independent of
-//! the number of threads (every sample has its own generator, see [`crate::sample_rng`]).
+//! Scoring samples. Each sample is prepared once ([`PreparedSample`]: data modules in their
+//! initial state, expected trace, reference answer) and shared by every run on it; evaluation
+//! runs in parallel over samples with results independent of the number of threads (every sample
+//! has its own generator, see [`crate::sample_rng`]).
 
-use crate::{Task, sample_rng};
-use nhc_model::machine::RunLimits;
-use nhc_model::{Machine, Outcome, Policy};
+use crate::{SampleRng, Task, sample_rng};
+use nhc_model::{Config, Machine, Outcome, Policy, RunLimits, Trace, run_scored};
+use rand::SeedableRng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::any::Any;
+
+/// One sample, by what regenerates it: the task's sampler at `level` with a generator seeded by
+/// `seed` (so bad memories and checkpoints need no serialisable samples).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleKey {
+    /// Concrete level ≥ 1.
+    pub level: usize,
+    pub seed: u64,
+}
+
+impl SampleKey {
+    /// The sample this key stands for.
+    pub fn sample<T: Task>(&self, task: &T) -> T::Sample {
+        task.sample(self.level, &mut SampleRng::seed_from_u64(self.seed))
+    }
+}
+
+/// A sample with what every run on it shares: its data modules' initial state, its expected
+/// trace and its reference answer.
+#[derive(Debug, Clone)]
+pub struct PreparedSample<T: Task> {
+    pub sample: T::Sample,
+    pub modules: T::Modules,
+    pub trace: Trace<T::Data>,
+    pub reference: T::Answer,
+}
+
+impl<T: Task> PreparedSample<T> {
+    pub fn new(task: &T, sample: T::Sample) -> Self {
+        PreparedSample {
+            modules: task.modules(&sample),
+            trace: task.trace(&sample),
+            reference: task.reference(&sample),
+            sample,
+        }
+    }
+
+    /// Runs `policy` on the sample, stopping at the first mistake: the outcome, and whether the
+    /// sample is solved (trace right, stopped at the right step, answer equal to the reference).
+    pub fn score<P: Policy + ?Sized>(
+        &self,
+        task: &T,
+        machine: &mut Machine<T::Data>,
+        policy: &mut P,
+    ) -> (Outcome, bool) {
+        let mut modules = self.modules.clone();
+        let outcome = run_scored(machine, &mut modules, policy, &self.trace, RunLimits::SCORE, |_, _| {});
+        let solved = outcome.solved() && task.answer(&modules) == self.reference;
+        (outcome, solved)
+    }
+}
+
+/// Runs `policy` on `sample` (prepared on the spot), stopping at the first mistake: the outcome
+/// and whether the sample is solved.
+pub fn score_sample<T: Task, P: Policy + ?Sized>(
+    task: &T,
+    machine: &mut Machine<T::Data>,
+    policy: &mut P,
+    sample: &T::Sample,
+) -> (Outcome, bool) {
+    PreparedSample::new(task, sample.clone()).score(task, machine, policy)
+}
+
+/// What one run on a sample gave, for training.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Scored {
+    pub fitness: f64,
+    pub solved: bool,
+    pub steps: u64,
+}
+
+/// A thread's machine, of whatever data type the task has, reused across runs.
+pub struct Workspace {
+    config: Config,
+    machine: Option<Box<dyn Any + Send>>,
+}
+
+impl Workspace {
+    /// A workspace for models of `config`.
+    pub fn new(config: &Config) -> Self {
+        Workspace { config: config.clone(), machine: None }
+    }
+
+    /// The machine for data words `D`, made on first use.
+    pub fn machine<D: Clone + Default + PartialEq + std::fmt::Debug + Send + 'static>(
+        &mut self,
+    ) -> &mut Machine<D> {
+        let fits = self.machine.as_ref().is_some_and(|m| m.is::<Machine<D>>());
+        if !fits {
+            self.machine = Some(Box::new(Machine::<D>::new(&self.config)));
+        }
+        match self.machine.as_mut().and_then(|m| m.downcast_mut::<Machine<D>>()) {
+            Some(m) => m,
+            None => unreachable!("the machine was just made for D"),
+        }
+    }
+}
+
+/// Prepared samples of one task, behind an object-safe interface: what training needs.
+pub trait Prepared: Send + Sync {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Runs `policy` on sample `i`.
+    fn score(&self, i: usize, policy: &mut dyn Policy, workspace: &mut Workspace) -> Scored;
+}
+
+/// Samples of task `T`, each prepared once.
+pub struct Batch<'t, T: Task> {
+    pub task: &'t T,
+    pub samples: Vec<PreparedSample<T>>,
+}
+
+impl<'t, T: Task> Batch<'t, T> {
+    /// The samples `keys` stand for, prepared in parallel, in key order.
+    pub fn new(task: &'t T, keys: &[SampleKey]) -> Self {
+        let samples = keys.par_iter().map(|k| PreparedSample::new(task, k.sample(task))).collect();
+        Batch { task, samples }
+    }
+}
+
+impl<T: Task> Prepared for Batch<'_, T> {
+    fn len(&self) -> usize {
+        self.samples.len()
+    }
+    fn score(&self, i: usize, policy: &mut dyn Policy, workspace: &mut Workspace) -> Scored {
+        let (o, solved) = self.samples[i].score(self.task, workspace.machine::<T::Data>(), policy);
+        Scored { fitness: o.fitness(), solved, steps: o.steps }
+    }
+}
 
 /// One scored sample.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SampleResult {
     /// Trace right at every scored step, stopped at the right step, and the answer equals the
     /// independent reference.
@@ -18,9 +152,15 @@ pub struct SampleResult {
 }
 
 /// Summary of an evaluation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalReport {
     pub task: String,
+    /// The data domain (absent in reports written before domains were named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// The model variant (absent for the scripted solution and in older reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
     pub level: usize,
     pub seed: u64,
     pub samples: usize,
@@ -33,47 +173,25 @@ pub struct EvalReport {
     pub failed: Vec<u64>,
 }
 
-/// Runs one sample under `policy` (stopping at the first mistake) and checks the answer.
-pub fn score_sample<T: Task, P: Policy>(
-    machine: &mut Machine<T::Data>,
-    policy: &mut P,
-    sample: &T::Sample,
-) -> (Outcome, bool) {
-    let mut modules = T::modules(sample);
-    let trace = T::trace(sample);
-    let outcome = machine.run(&mut modules, policy, &trace, RunLimits::SCORE, |_| {});
-    let solved = outcome.solved() && T::answer(&modules) == T::reference(sample);
-    (outcome, solved)
-}
-
-/// Evaluates `policy` on `samples` fresh samples of `level` (SPEC §8).
-pub fn evaluate<T: Task, P: Policy + Clone + Send + Sync>(
-    policy: &P,
+/// Evaluates the policies `policy` makes (one per thread) on `samples` fresh samples of `level`
+/// (SPEC §8), on machines of `config`.
+pub fn evaluate<T: Task>(
+    task: &T,
+    config: &Config,
+    policy: &(dyn Fn() -> Box<dyn Policy + Send> + Sync),
     level: usize,
     samples: usize,
     seed: u64,
-) -> EvalReport {
-    let start = std::time::Instant::now();
-    let results: Vec<SampleResult> = (0..samples as u64)
+) -> Vec<SampleResult> {
+    (0..samples as u64)
         .into_par_iter()
         .map_init(
-            || (Machine::new(&T::config()), policy.clone()),
+            || (Machine::new(config), policy()),
             |(machine, policy), i| {
-                let sample = T::sample(level, &mut sample_rng(seed, level, i));
-                let (o, solved) = score_sample::<T, P>(machine, policy, &sample);
+                let sample = task.sample(level, &mut sample_rng(seed, level, i));
+                let (o, solved) = PreparedSample::new(task, sample).score(task, machine, policy.as_mut());
                 SampleResult { solved, steps: o.steps, fitness: o.fitness() }
             },
         )
-        .collect();
-    EvalReport {
-        task: T::NAME.to_string(),
-        level,
-        seed,
-        samples,
-        solved: results.iter().filter(|r| r.solved).count(),
-        steps: results.iter().map(|r| r.steps).sum(),
-        mean_fitness: results.iter().map(|r| r.fitness).sum::<f64>() / samples.max(1) as f64,
-        seconds: start.elapsed().as_secs_f64(),
-        failed: (0..samples as u64).zip(&results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
-    }
+        .collect()
 }

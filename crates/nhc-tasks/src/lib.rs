@@ -1,9 +1,17 @@
-//! The NHC's tasks (SPEC §9). Each task module holds its Input and ALU data modules, its level
-//! sampler, its expected trace, an independent reference computation and its scripted solution.
+//! The NHC's tasks (SPEC §9). A task is an algorithm on a data domain:
 //!
-//! - [`Task`]: what a task provides; [`registry`]: tasks by name, behind [`AnyTask`].
-//! - [`model`]: a model is the scripted solution or a learned θ ([`Model`]), and its file format.
-//! - [`evaluate`]: scoring many samples, in parallel, deterministically.
+//! - the **algorithm** (one module each: [`copy_family`], [`sort`], [`addition`],
+//!   [`arithmetic`], [`search_plan`]) owns what the algorithmic modules see: the Input's control
+//!   signals, the Bus operations and the [`Config`] ([`Algorithm`]), the expected trace and the
+//!   scripted solution, all written generically over the data;
+//! - the **domain** (a trait per algorithm family, e.g. [`sort::SortDomain`],
+//!   [`search_plan::World`]) owns the data: the data word, the sampler, the reference answer,
+//!   the Input/ALU data operations, parsing a user's input and printing an answer.
+//!
+//! A task is a value of a type implementing [`Task`] (e.g. `Sort(Bytes)`); [`registry`] lists
+//! every task once, behind the object-safe [`AnyTask`], which is all that training, evaluation
+//! and the command line need. [`model`] holds a model (scripted or learned θ) and its file;
+//! [`evaluate`] scores samples, with the per-sample data built once ([`Prepared`]).
 
 pub mod addition;
 pub mod arithmetic;
@@ -14,13 +22,13 @@ pub mod registry;
 pub mod search_plan;
 pub mod sort;
 
-use nhc_model::{Config, DataModules, Policy, Trace};
+use nhc_model::{Config, DataModules, Policy, Trace, Variant};
 use rand::SeedableRng;
 use serde_json::Value;
 use std::fmt::Debug;
 use thiserror::Error;
 
-pub use evaluate::{EvalReport, SampleResult};
+pub use evaluate::{EvalReport, Prepared, SampleResult, Scored, Workspace};
 pub use model::{Model, ModelError, ModelFile};
 pub use registry::{AnyTask, TaskError, find, names};
 
@@ -55,47 +63,70 @@ impl InputError {
     }
 }
 
-/// One task: everything the NHC needs besides its algorithmic modules.
+/// What the algorithmic modules of one algorithm see (paper, "Modules Instantiations"): its
+/// name, its Bus operations and its config under the full NHC. The same for every domain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Algorithm {
+    /// The name on the command line and in model files.
+    pub name: &'static str,
+    /// Names of the ALU operations, in Bus order.
+    pub ops: &'static [&'static str],
+    /// Sizes and switches of the full NHC for this algorithm.
+    pub config: Config,
+}
+
+impl Algorithm {
+    /// The model's config under `variant`.
+    pub fn model(&self, variant: Variant) -> Config {
+        variant.config(&self.config)
+    }
+}
+
+/// One task: an algorithm on a domain, everything the NHC needs besides its algorithmic modules.
 pub trait Task: Send + Sync + 'static {
     /// One data word.
-    type Data: Clone + Default + PartialEq + Debug + Send;
+    type Data: Clone + Default + PartialEq + Debug + Send + Sync;
     /// One problem instance.
     type Sample: Clone + Debug + Send + Sync;
     /// The answer the task asks for.
-    type Answer: Clone + PartialEq + Debug;
-    /// Input and ALU for one sample.
-    type Modules: DataModules<Data = Self::Data>;
-    /// The hand-written solution.
-    type Scripted: Policy + Clone + Send + Sync;
+    type Answer: Clone + PartialEq + Debug + Send + Sync;
+    /// Input and ALU for one sample, in their initial state.
+    type Modules: DataModules<Data = Self::Data> + Clone + Send + Sync;
 
-    /// The name used on the command line and in model files.
-    const NAME: &'static str;
-    /// Names of the ALU operations, in Bus order.
-    const OPS: &'static [&'static str];
-
-    /// Sizes and switches of the algorithmic modules for this task.
-    fn config() -> Config;
+    /// The algorithm.
+    fn algorithm(&self) -> &'static Algorithm;
+    /// The data domain's name.
+    fn domain(&self) -> &'static str;
     /// A random sample of curriculum level `level` ≥ 1 (SPEC §9).
-    fn sample(level: usize, rng: &mut SampleRng) -> Self::Sample;
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample;
     /// Fresh data modules for a sample.
-    fn modules(sample: &Self::Sample) -> Self::Modules;
+    fn modules(&self, sample: &Self::Sample) -> Self::Modules;
     /// The expected trace (SPEC §5).
-    fn trace(sample: &Self::Sample) -> Trace<Self::Data>;
+    fn trace(&self, sample: &Self::Sample) -> Trace<Self::Data>;
     /// The answer, computed without the NHC.
-    fn reference(sample: &Self::Sample) -> Self::Answer;
+    fn reference(&self, sample: &Self::Sample) -> Self::Answer;
     /// The answer the data modules collected during a run.
-    fn answer(modules: &Self::Modules) -> Self::Answer;
-    /// The scripted solution.
-    fn scripted() -> Self::Scripted;
+    fn answer(&self, modules: &Self::Modules) -> Self::Answer;
+    /// The algorithm's scripted solution (for the full NHC's config).
+    fn scripted(&self) -> Box<dyn Policy + Send>;
     /// A user's input (JSON) as a sample.
-    fn parse_input(input: &Value) -> Result<Self::Sample, InputError>;
+    fn parse_input(&self, input: &Value) -> Result<Self::Sample, InputError>;
     /// An answer as JSON.
-    fn answer_json(answer: &Self::Answer) -> Value;
+    fn answer_json(&self, answer: &Self::Answer) -> Value;
     /// A data word as short text (for traces).
-    fn show(data: &Self::Data) -> String;
-    /// The answer as text for `nhc run`; by default its JSON.
-    fn answer_text(sample: &Self::Sample, answer: &Self::Answer) -> String {
-        let _ = sample;
-        Self::answer_json(answer).to_string()
+    fn show(&self, data: &Self::Data) -> String;
+    /// Whether the input is a start and a goal world (`--start`, `--goal` map files).
+    fn takes_maps(&self) -> bool {
+        false
     }
+    /// The answer as text for `nhc run`; by default its JSON.
+    fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {
+        let _ = sample;
+        self.answer_json(answer).to_string()
+    }
+}
+
+/// `1.0` for true, `0.0` for false: the value of a control signal.
+pub fn flag(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
 }

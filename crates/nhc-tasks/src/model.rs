@@ -1,22 +1,31 @@
-//! A model is either a task's scripted solution or a learned θ; learned models live in JSON
-//! files (layout: docs/MODEL_FILE.md).
+//! A model is either an algorithm's scripted solution or a learned θ under a model variant;
+//! learned models live in JSON files (layout: docs/MODEL_FILE.md).
 
+use crate::Algorithm;
 use crate::registry::AnyTask;
-use nhc_model::{Config, Params, ParamsError};
+use nhc_model::{Config, Learned, Params, ParamsError, Policy, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Version of the model-file layout written by this build.
-pub const FORMAT: u32 = 1;
+/// Version of the model-file layout written by this build (format 1, without algorithm and
+/// variant, is still read).
+pub const FORMAT: u32 = 2;
 
 /// What drives the algorithmic modules.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Model {
-    /// The task's hand-written solution.
+    /// The algorithm's hand-written solution, on the full NHC's config.
     Scripted,
-    /// The learned modules on θ.
-    Learned(Box<Params>),
+    /// Learned modules: θ under a model variant.
+    Learned(Box<LearnedModel>),
+}
+
+/// θ with the variant it was trained as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnedModel {
+    pub variant: Variant,
+    pub params: Params,
 }
 
 /// The JSON model file.
@@ -24,8 +33,18 @@ pub enum Model {
 pub struct ModelFile {
     /// Layout version ([`FORMAT`]).
     pub format: u32,
-    /// Task name, as on the command line.
-    pub task: String,
+    /// The algorithm, as on the command line; the model runs on any of its domains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<String>,
+    /// The model variant (`nhc`, `nhc-anc`, `nhc-prev`).
+    #[serde(default)]
+    pub variant: Variant,
+    /// The domain it was trained on (provenance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Format 1: the task name, which is the algorithm's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
     /// Sizes and switches of the algorithmic modules.
     pub config: Config,
     /// θ in the paper's order (see `nhc_model::Layout`).
@@ -44,54 +63,75 @@ pub enum ModelError {
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a valid model file: {source}")]
     Malformed { path: PathBuf, source: serde_json::Error },
-    #[error("{path} has format {found}; this build reads format {FORMAT}")]
+    #[error("{path} has format {found}; this build reads formats 1 and {FORMAT}")]
     Format { path: PathBuf, found: u32 },
-    #[error("{path} holds a model for task `{found}`, not `{expected}`")]
-    TaskMismatch { path: PathBuf, expected: String, found: String },
-    #[error("{path} was made for another configuration of `{task}` (expected {expected}, found {found})")]
-    ConfigMismatch { path: PathBuf, task: String, expected: String, found: String },
+    #[error("{path} names no algorithm")]
+    NoAlgorithm { path: PathBuf },
+    #[error("{path} holds a model of algorithm `{found}`, not `{expected}`")]
+    AlgorithmMismatch { path: PathBuf, expected: String, found: String },
+    #[error("{path} does not fit `{algorithm}` as {variant} (expected config {expected}, found {found})")]
+    ConfigMismatch { path: PathBuf, algorithm: String, variant: Variant, expected: String, found: String },
     #[error("{path}: {source}")]
     Params { path: PathBuf, source: ParamsError },
+    #[error("the scripted solution is written for the full NHC, not {0}")]
+    ScriptedVariant(Variant),
 }
 
 impl ModelFile {
-    pub fn new(task: &str, params: &Params, meta: Option<serde_json::Value>) -> Self {
+    /// The file of a learned model of `algorithm`, trained on `domain`.
+    pub fn new(
+        algorithm: &Algorithm,
+        domain: &str,
+        model: &LearnedModel,
+        meta: Option<serde_json::Value>,
+    ) -> Self {
         ModelFile {
             format: FORMAT,
-            task: task.to_string(),
-            config: params.config().clone(),
-            params: params.theta().to_vec(),
+            algorithm: Some(algorithm.name.to_string()),
+            variant: model.variant,
+            domain: Some(domain.to_string()),
+            task: None,
+            config: model.params.config().clone(),
+            params: model.params.theta().to_vec(),
             meta,
         }
     }
 
-    /// Reads a model file, checking format, task and config against `task`.
-    pub fn load(path: &Path, task: &dyn AnyTask) -> Result<Params, ModelError> {
+    /// Reads a model file, checking format, algorithm and config against `task`'s algorithm:
+    /// a model loads for any domain of its algorithm.
+    pub fn load(path: &Path, task: &dyn AnyTask) -> Result<LearnedModel, ModelError> {
         let p = || path.to_path_buf();
         let text = std::fs::read_to_string(path).map_err(|source| ModelError::Read { path: p(), source })?;
         let file: ModelFile =
             serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
-        if file.format != FORMAT {
-            return Err(ModelError::Format { path: p(), found: file.format });
+        let algorithm = match file.format {
+            1 => file.task,
+            FORMAT => file.algorithm,
+            found => return Err(ModelError::Format { path: p(), found }),
         }
-        if file.task != task.name() {
-            return Err(ModelError::TaskMismatch {
+        .ok_or_else(|| ModelError::NoAlgorithm { path: p() })?;
+        let expected = task.algorithm();
+        if algorithm != expected.name {
+            return Err(ModelError::AlgorithmMismatch {
                 path: p(),
-                expected: task.name().into(),
-                found: file.task,
+                expected: expected.name.into(),
+                found: algorithm,
             });
         }
-        let expected = task.config();
-        if file.config != expected {
+        let config = expected.model(file.variant);
+        if file.config != config {
             let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
             return Err(ModelError::ConfigMismatch {
                 path: p(),
-                task: file.task,
-                expected: show(&expected),
+                algorithm,
+                variant: file.variant,
+                expected: show(&config),
                 found: show(&file.config),
             });
         }
-        Params::new(file.config, file.params).map_err(|source| ModelError::Params { path: p(), source })
+        let params = Params::new(file.config, file.params)
+            .map_err(|source| ModelError::Params { path: p(), source })?;
+        Ok(LearnedModel { variant: file.variant, params })
     }
 
     /// Writes the file atomically: a temporary file beside it, then a rename.
@@ -116,11 +156,52 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 impl Model {
-    /// `scripted`, or the path of a model file for `task`.
-    pub fn from_arg(arg: &str, task: &dyn AnyTask) -> Result<Model, ModelError> {
+    /// `scripted`, or the path of a model file for `task`'s algorithm. `variant`, when given,
+    /// must be the file's (the scripted solution exists only for the full NHC).
+    pub fn from_arg(arg: &str, task: &dyn AnyTask, variant: Option<Variant>) -> Result<Model, ModelError> {
         if arg == "scripted" {
-            return Ok(Model::Scripted);
+            return match variant {
+                None | Some(Variant::Nhc) => Ok(Model::Scripted),
+                Some(v) => Err(ModelError::ScriptedVariant(v)),
+            };
         }
-        ModelFile::load(Path::new(arg), task).map(|p| Model::Learned(Box::new(p)))
+        let path = Path::new(arg);
+        let model = ModelFile::load(path, task)?;
+        if let Some(v) = variant.filter(|v| *v != model.variant) {
+            let algorithm = task.algorithm();
+            let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
+            return Err(ModelError::ConfigMismatch {
+                path: path.to_path_buf(),
+                algorithm: algorithm.name.into(),
+                variant: v,
+                expected: show(&algorithm.model(v)),
+                found: show(model.params.config()),
+            });
+        }
+        Ok(Model::Learned(Box::new(model)))
+    }
+
+    /// The variant the model runs as (the scripted solution: the full NHC).
+    pub fn variant(&self) -> Variant {
+        match self {
+            Model::Scripted => Variant::Nhc,
+            Model::Learned(m) => m.variant,
+        }
+    }
+
+    /// The config of the machine the model runs on.
+    pub fn config(&self, algorithm: &Algorithm) -> Config {
+        match self {
+            Model::Scripted => algorithm.config.clone(),
+            Model::Learned(m) => m.params.config().clone(),
+        }
+    }
+
+    /// A fresh policy for this model (one per thread).
+    pub fn policy(&self, task: &dyn AnyTask) -> Box<dyn Policy + Send> {
+        match self {
+            Model::Scripted => task.scripted(),
+            Model::Learned(m) => Box::new(Learned::new(m.params.clone())),
+        }
     }
 }

@@ -1,17 +1,16 @@
-//! Tasks by name, behind one object-safe interface for the command line and the reports.
+//! Every task, once, behind one object-safe interface ([`AnyTask`]) for training, evaluation,
+//! the command line and the reports. Adding a task is one line in [`TASKS`].
 
 use crate::addition::Addition;
-use crate::arithmetic::Arithmetic;
-use crate::copy_family::{copy::Copy, duplicated::Duplicated, repeat_copy::RepeatCopy, reverse::Reverse};
-use crate::evaluate::{EvalReport, evaluate};
-use crate::search_plan::{Plan, PlanPlus, Search, SearchPlus};
-use crate::sort::Sort;
-use crate::{InputError, Model, Task, sample_rng};
-use nhc_model::machine::RunLimits;
-use nhc_model::{Config, Learned, Machine, MemoryDecision, Policy, StepRecord};
+use crate::arithmetic::{Arithmetic, Decimal};
+use crate::copy_family::{Binary, Copy, Duplicated, RepeatCopy, Reverse};
+use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
+use crate::search_plan::{SearchPlan, sokoban::Sokoban};
+use crate::sort::{Bytes, Sort};
+use crate::{Algorithm, InputError, Model, Task, sample_rng};
+use nhc_model::{Config, Machine, MemoryDecision, Policy, RunLimits, run_scored};
 use serde::Serialize;
 use serde_json::Value;
-use std::marker::PhantomData;
 use thiserror::Error;
 
 /// Bad requests to a task.
@@ -19,6 +18,8 @@ use thiserror::Error;
 pub enum TaskError {
     #[error("unknown task `{name}`; known tasks: {}", names().join(", "))]
     Unknown { name: String },
+    #[error("task `{task}` has no domain `{domain}`; its domains: {}", domains(task).join(", "))]
+    UnknownDomain { task: String, domain: String },
     #[error("level must be at least 1, got {0}")]
     Level(usize),
     #[error("the number of samples must be at least 1")]
@@ -98,11 +99,31 @@ pub enum TraceSource {
     Input(Value),
 }
 
-/// A task, object-safe.
+/// A task, object-safe: everything outside the task modules uses this.
 pub trait AnyTask: Sync {
-    fn name(&self) -> &'static str;
-    fn config(&self) -> Config;
-    fn ops(&self) -> &'static [&'static str];
+    /// The task's name: its algorithm's.
+    fn name(&self) -> &'static str {
+        self.algorithm().name
+    }
+    fn algorithm(&self) -> &'static Algorithm;
+    /// The data domain.
+    fn domain(&self) -> &'static str;
+    /// The ALU operations' names, in Bus order.
+    fn ops(&self) -> &'static [&'static str] {
+        self.algorithm().ops
+    }
+    /// The full NHC's config for this task's algorithm.
+    fn config(&self) -> Config {
+        self.algorithm().config.clone()
+    }
+    /// Whether the input is a start and a goal world (`--start`, `--goal` map files).
+    fn takes_maps(&self) -> bool {
+        false
+    }
+    /// The algorithm's scripted solution.
+    fn scripted(&self) -> Box<dyn Policy + Send>;
+    /// The samples `keys` stand for, each with its data modules, trace and reference built once.
+    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
     /// `samples` fresh samples of `level` (SPEC §8).
     fn evaluate(
         &self,
@@ -126,70 +147,56 @@ pub trait AnyTask: Sync {
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
 }
 
-struct Entry<T>(PhantomData<T>);
-
-/// Runs `f` with the policy `model` stands for.
-fn with_policy<T: Task, R>(model: &Model, f: impl FnOnce(&mut dyn PolicyRunner<T>) -> R) -> R {
-    match model {
-        Model::Scripted => f(&mut Holder::<T, _>(T::scripted(), PhantomData)),
-        Model::Learned(p) => f(&mut Holder::<T, _>(Learned::new((**p).clone()), PhantomData)),
-    }
-}
-
-/// The generic operations, made callable through `dyn` once the policy type is fixed.
-trait PolicyRunner<T: Task> {
-    fn evaluate(&self, level: usize, samples: usize, seed: u64) -> EvalReport;
-    fn run(&mut self, sample: &T::Sample, observe: &mut dyn FnMut(&StepRecord<'_, T::Data>)) -> RunReport;
-    fn time(&mut self, sample: &T::Sample, max_steps: u64) -> (u64, f64);
-}
-
-struct Holder<T, P>(P, PhantomData<T>);
-
-impl<T: Task, P: Policy + Clone + Send + Sync> PolicyRunner<T> for Holder<T, P> {
-    fn evaluate(&self, level: usize, samples: usize, seed: u64) -> EvalReport {
-        evaluate::<T, P>(&self.0, level, samples, seed)
-    }
-    fn run(&mut self, sample: &T::Sample, observe: &mut dyn FnMut(&StepRecord<'_, T::Data>)) -> RunReport {
-        let mut machine = Machine::new(&T::config());
-        let mut modules = T::modules(sample);
-        let trace = T::trace(sample);
-        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * trace.len() as u64 + 100 };
-        let outcome = machine.run(&mut modules, &mut self.0, &trace, limits, observe);
-        let (answer, expected) = (T::answer(&modules), T::reference(sample));
-        RunReport {
-            output: T::answer_json(&answer),
-            expected: T::answer_json(&expected),
-            correct: outcome.solved() && answer == expected,
-            steps: outcome.steps,
-            text: T::answer_text(sample, &answer),
-        }
-    }
-    fn time(&mut self, sample: &T::Sample, max_steps: u64) -> (u64, f64) {
-        let mut machine = Machine::new(&T::config());
-        let mut modules = T::modules(sample);
-        let trace = T::trace(sample);
-        let start = std::time::Instant::now();
-        let limits = RunLimits { stop_at_mistake: false, max_steps };
-        let outcome = machine.run(&mut modules, &mut self.0, &trace, limits, |_| {});
-        (outcome.steps, start.elapsed().as_secs_f64())
-    }
-}
+/// A [`Task`] value made object-safe.
+pub struct Entry<T>(pub T);
 
 impl<T: Task> Entry<T> {
-    fn parse(input: &Value) -> Result<T::Sample, TaskError> {
-        T::parse_input(input).map_err(|source| TaskError::Input { task: T::NAME, source })
+    fn parse(&self, input: &Value) -> Result<T::Sample, TaskError> {
+        self.0.parse_input(input).map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })
+    }
+
+    /// Runs `sample` to its end (at most twice its trace and 100 steps), `observe` seeing every
+    /// step with its verdict.
+    fn run_sample(
+        &self,
+        model: &Model,
+        sample: T::Sample,
+        observe: impl FnMut(&nhc_model::StepRecord<'_, T::Data, MemoryDecision>, Option<bool>),
+    ) -> RunReport {
+        let task = &self.0;
+        let mut machine = Machine::new(&model.config(task.algorithm()));
+        let prepared = PreparedSample::new(task, sample);
+        let mut modules = prepared.modules.clone();
+        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
+        let mut policy = model.policy(self);
+        let outcome =
+            run_scored(&mut machine, &mut modules, policy.as_mut(), &prepared.trace, limits, observe);
+        let answer = task.answer(&modules);
+        RunReport {
+            output: task.answer_json(&answer),
+            expected: task.answer_json(&prepared.reference),
+            correct: outcome.solved() && answer == prepared.reference,
+            steps: outcome.steps,
+            text: task.answer_text(&prepared.sample, &answer),
+        }
     }
 }
 
 impl<T: Task> AnyTask for Entry<T> {
-    fn name(&self) -> &'static str {
-        T::NAME
+    fn algorithm(&self) -> &'static Algorithm {
+        self.0.algorithm()
     }
-    fn config(&self) -> Config {
-        T::config()
+    fn domain(&self) -> &'static str {
+        self.0.domain()
     }
-    fn ops(&self) -> &'static [&'static str] {
-        T::OPS
+    fn takes_maps(&self) -> bool {
+        self.0.takes_maps()
+    }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        self.0.scripted()
+    }
+    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
+        Box::new(Batch::new(&self.0, keys))
     }
     fn evaluate(
         &self,
@@ -202,11 +209,26 @@ impl<T: Task> AnyTask for Entry<T> {
         if samples == 0 {
             return Err(TaskError::NoSamples);
         }
-        Ok(with_policy::<T, _>(model, |p| p.evaluate(level, samples, seed)))
+        let start = std::time::Instant::now();
+        let config = model.config(self.0.algorithm());
+        let results = evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
+        Ok(EvalReport {
+            task: self.name().to_string(),
+            domain: Some(self.domain().to_string()),
+            variant: matches!(model, Model::Learned(_)).then(|| model.variant().to_string()),
+            level,
+            seed,
+            samples,
+            solved: results.iter().filter(|r| r.solved).count(),
+            steps: results.iter().map(|r| r.steps).sum(),
+            mean_fitness: results.iter().map(|r| r.fitness).sum::<f64>() / samples.max(1) as f64,
+            seconds: start.elapsed().as_secs_f64(),
+            failed: (0..samples as u64).zip(&results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
+        })
     }
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
-        let sample = Self::parse(input)?;
-        Ok(with_policy::<T, _>(model, |p| p.run(&sample, &mut |_| {})))
+        let sample = self.parse(input)?;
+        Ok(self.run_sample(model, sample, |_, _| {}))
     }
     fn time_sample(
         &self,
@@ -216,32 +238,42 @@ impl<T: Task> AnyTask for Entry<T> {
         max_steps: u64,
     ) -> Result<(u64, f64), TaskError> {
         check_level(level)?;
-        let sample = T::sample(level, &mut sample_rng(seed, level, 0));
-        Ok(with_policy::<T, _>(model, |p| p.time(&sample, max_steps)))
+        let task = &self.0;
+        let prepared = PreparedSample::new(task, task.sample(level, &mut sample_rng(seed, level, 0)));
+        let mut machine = Machine::new(&model.config(task.algorithm()));
+        let mut modules = prepared.modules.clone();
+        let mut policy = model.policy(self);
+        let start = std::time::Instant::now();
+        let limits = RunLimits { stop_at_mistake: false, max_steps };
+        let outcome =
+            run_scored(&mut machine, &mut modules, policy.as_mut(), &prepared.trace, limits, |_, _| {});
+        Ok((outcome.steps, start.elapsed().as_secs_f64()))
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
+        let task = &self.0;
         let sample = match source {
             TraceSource::Level { level, seed, index } => {
                 check_level(*level)?;
-                T::sample(*level, &mut sample_rng(*seed, *level, *index))
+                task.sample(*level, &mut sample_rng(*seed, *level, *index))
             }
-            TraceSource::Input(v) => Self::parse(v)?,
+            TraceSource::Input(v) => self.parse(v)?,
         };
-        let config = T::config();
+        let config = model.config(task.algorithm());
+        let ops = task.algorithm().ops;
         let mut rows = Vec::new();
-        let report = with_policy::<T, _>(model, |p| {
-            p.run(&sample, &mut |r: &StepRecord<'_, T::Data>| {
-                rows.push(TraceRow {
-                    step: r.step,
-                    phase: r.phase,
-                    written: r.written.to_vec(),
-                    reads: (0..config.read_heads)
-                        .map(|j| (r.modes[j].to_string(), r.read_locations[j], T::show(&r.reads[j])))
-                        .collect(),
-                    op: T::OPS.get(r.op).copied().unwrap_or("?"),
-                    correct: r.correct,
-                    control: ControlRow::new(&config, r.decision, r.control_reads),
-                })
+        let report = self.run_sample(model, sample, |r, correct| {
+            rows.push(TraceRow {
+                step: r.step,
+                phase: r.phase,
+                written: r.written.to_vec(),
+                reads: (0..config.read_heads)
+                    .map(|j| {
+                        (r.decision.read_modes[j].to_string(), r.read_locations[j], task.show(&r.reads[j]))
+                    })
+                    .collect(),
+                op: ops.get(r.op).copied().unwrap_or("?"),
+                correct,
+                control: ControlRow::new(&config, r.decision, r.control_reads),
             })
         });
         Ok((rows, report))
@@ -252,44 +284,44 @@ fn check_level(level: usize) -> Result<(), TaskError> {
     if level == 0 { Err(TaskError::Level(level)) } else { Ok(()) }
 }
 
-static SEARCH: Entry<Search> = Entry(PhantomData);
-static PLAN: Entry<Plan> = Entry(PhantomData);
-static SEARCH_PLUS: Entry<SearchPlus> = Entry(PhantomData);
-static PLAN_PLUS: Entry<PlanPlus> = Entry(PhantomData);
-static ADDITION: Entry<Addition> = Entry(PhantomData);
-static ARITHMETIC: Entry<Arithmetic> = Entry(PhantomData);
-static SORT: Entry<Sort> = Entry(PhantomData);
-static COPY: Entry<Copy> = Entry(PhantomData);
-static REVERSE: Entry<Reverse> = Entry(PhantomData);
-static REPEAT_COPY: Entry<RepeatCopy> = Entry(PhantomData);
-static DUPLICATED: Entry<Duplicated> = Entry(PhantomData);
-
-/// Every task, in the paper's table order.
-static ALL: &[&dyn AnyTask] = &[
-    &SEARCH,
-    &PLAN,
-    &SEARCH_PLUS,
-    &PLAN_PLUS,
-    &ADDITION,
-    &SORT,
-    &ARITHMETIC,
-    &COPY,
-    &REPEAT_COPY,
-    &REVERSE,
-    &DUPLICATED,
+/// Every task, the paper's eleven first, in its table order. An algorithm's first entry is its
+/// training domain; the task name alone finds it.
+pub static TASKS: &[&dyn AnyTask] = &[
+    &Entry(SearchPlan::<Sokoban<6>>::SEARCH),
+    &Entry(SearchPlan::<Sokoban<6>>::PLAN),
+    &Entry(SearchPlan::<Sokoban<6>>::SEARCH_PLUS),
+    &Entry(SearchPlan::<Sokoban<6>>::PLAN_PLUS),
+    &Entry(Addition::BINARY),
+    &Entry(Sort(Bytes)),
+    &Entry(Arithmetic(Decimal)),
+    &Entry(Copy(Binary)),
+    &Entry(RepeatCopy(Binary)),
+    &Entry(Reverse(Binary)),
+    &Entry(Duplicated(Binary)),
 ];
 
 /// Every task, in the paper's table order.
 pub fn all() -> &'static [&'static dyn AnyTask] {
-    ALL
+    TASKS
 }
 
-/// Task names.
+/// The task names (each algorithm once), in the paper's table order.
 pub fn names() -> Vec<&'static str> {
-    all().iter().map(|t| t.name()).collect()
+    let mut out: Vec<&'static str> = Vec::new();
+    for t in all() {
+        if !out.contains(&t.name()) {
+            out.push(t.name());
+        }
+    }
+    out
 }
 
-/// The task called `name`.
+/// The domains task `name` runs on, its training domain first.
+pub fn domains(name: &str) -> Vec<&'static str> {
+    all().iter().filter(|t| t.name() == name).map(|t| t.domain()).collect()
+}
+
+/// The task called `name`, on its training domain.
 pub fn find(name: &str) -> Result<&'static dyn AnyTask, TaskError> {
     all()
         .iter()
@@ -298,57 +330,13 @@ pub fn find(name: &str) -> Result<&'static dyn AnyTask, TaskError> {
         .ok_or_else(|| TaskError::Unknown { name: name.to_string() })
 }
 
-/// Runs `$body` with the type alias `$T` bound to the task called `$name`
-/// (for code generic over [`Task`], such as training); unknown names give [`TaskError::Unknown`].
-#[macro_export]
-macro_rules! with_task {
-    ($name:expr, $T:ident => $body:expr) => {
-        match $name {
-            "search" => {
-                type $T = $crate::search_plan::Search;
-                Ok($body)
-            }
-            "plan" => {
-                type $T = $crate::search_plan::Plan;
-                Ok($body)
-            }
-            "search+" => {
-                type $T = $crate::search_plan::SearchPlus;
-                Ok($body)
-            }
-            "plan+" => {
-                type $T = $crate::search_plan::PlanPlus;
-                Ok($body)
-            }
-            "addition" => {
-                type $T = $crate::addition::Addition;
-                Ok($body)
-            }
-            "sort" => {
-                type $T = $crate::sort::Sort;
-                Ok($body)
-            }
-            "arithmetic" => {
-                type $T = $crate::arithmetic::Arithmetic;
-                Ok($body)
-            }
-            "copy" => {
-                type $T = $crate::copy_family::copy::Copy;
-                Ok($body)
-            }
-            "reverse" => {
-                type $T = $crate::copy_family::reverse::Reverse;
-                Ok($body)
-            }
-            "repeatCopy" => {
-                type $T = $crate::copy_family::repeat_copy::RepeatCopy;
-                Ok($body)
-            }
-            "duplicated" => {
-                type $T = $crate::copy_family::duplicated::Duplicated;
-                Ok($body)
-            }
-            other => Err($crate::TaskError::Unknown { name: other.to_string() }),
-        }
-    };
+/// The task called `name` on `domain` (`None`: its training domain).
+pub fn find_in(name: &str, domain: Option<&str>) -> Result<&'static dyn AnyTask, TaskError> {
+    let task = find(name)?;
+    let Some(domain) = domain else { return Ok(task) };
+    all()
+        .iter()
+        .copied()
+        .find(|t| t.name() == name && t.domain() == domain)
+        .ok_or_else(|| TaskError::UnknownDomain { task: name.to_string(), domain: domain.to_string() })
 }

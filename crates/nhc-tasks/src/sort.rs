@@ -12,7 +12,7 @@
 //! must read past the list. `compare(o1, o2)` true keeps the candidate, so among equal minima the
 //! first in the list is output first.
 
-use crate::{InputError, SampleRng, Task};
+use crate::{Algorithm, InputError, SampleRng, Task, flag};
 use nhc_model::{
     BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
 };
@@ -25,21 +25,35 @@ pub const OP_COMPARE: usize = 0;
 pub const OP_SKIP: usize = 1;
 /// ALU operation `O`: output the object read by head 1.
 pub const OP_OUTPUT: usize = 2;
-/// One object of the training task: an 8-bit binary number (D = 8).
-pub type Number = u8;
 
-/// A comparison the ALU sorts by: `compare(o1, o2)` (paper: `lessEqual` for training).
-pub type Compare<D> = fn(&D, &D) -> bool;
+/// The ALU's one data operation: `compare(o1, o2)` (paper: `lessEqual` for training). True keeps
+/// the candidate o1.
+pub trait Order: Clone + Send + Sync + 'static {
+    /// One object, one data word.
+    type Item: Clone + Default + PartialEq + Debug + Send + Sync;
+    fn compare(&self, o1: &Self::Item, o2: &Self::Item) -> bool;
+}
 
-/// `compare` of the training task: `o1 ≤ o2`, ascending order.
-pub fn less_equal(o1: &Number, o2: &Number) -> bool {
-    o1 <= o2
+/// A sort domain: its objects' order, sampler, reference and text forms.
+pub trait SortDomain: Order {
+    /// The domain's name.
+    fn name(&self) -> &'static str;
+    /// Level ℓ: ℓ+1 random objects.
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<Self::Item>;
+    /// The objects in ascending order, computed without the NHC (and without [`Order::compare`]).
+    fn sorted(&self, items: &[Self::Item]) -> Vec<Self::Item>;
+    /// A user's list.
+    fn parse(&self, v: &serde_json::Value) -> Result<Vec<Self::Item>, InputError>;
+    /// A list as JSON, in the form [`SortDomain::parse`] takes.
+    fn json(&self, items: &[Self::Item]) -> serde_json::Value;
+    /// An object as short text.
+    fn show(&self, x: &Self::Item) -> String;
 }
 
 /// sort's config: L_C = 6, C = 4, h_w = 1, h_r = 2, L_B = 3; ALU feedback on (|c_a| = 4); Bus
 /// feedback off, because `c_b_{t−1} = [1 − s − o, s, o]` is already in `c_a_{t−1}`; free gates off
 /// (paper, "Modules Instantiations"); previous update and ancestry on.
-pub fn config() -> Config {
+pub const fn config() -> Config {
     Config {
         input_controller: 4,
         input_memory: 4,
@@ -52,35 +66,43 @@ pub fn config() -> Config {
     }
 }
 
+/// sort (SPEC §9).
+pub const SORT: Algorithm = Algorithm { name: "sort", ops: &["C", "S", "O"], config: config() };
+
 /// Input and ALU of sort (paper, Supplementary "Sort"), generic over the objects and their
-/// `compare`. Input presents the objects with `[c_f, c_e, c_l, 0]`, then sends `[0, 0, 0, 1]`
-/// with `d_i = 0` (`D::default()`) until the ALU has output every object; the ALU returns
-/// `d_out = o1` and `c_a = [cmp, 1 − cmp, s, o]` with `cmp = compare(o1, o2)` on every operation.
+/// order. Input presents the objects with `[c_f, c_e, c_l, 0]`, then sends `[0, 0, 0, 1]` with
+/// `d_i` the default word until the ALU has output every object; the ALU returns `d_out = o1` and
+/// `c_a = [cmp, 1 − cmp, s, o]` with `cmp = compare(o1, o2)` on every operation.
 #[derive(Debug, Clone)]
-pub struct SortModules<D> {
-    items: Vec<D>,
-    compare: Compare<D>,
+pub struct SortModules<O: Order> {
+    order: O,
+    items: Vec<O::Item>,
     next: usize,
-    outputs: Vec<D>,
+    outputs: Vec<O::Item>,
 }
 
-impl<D: Clone> SortModules<D> {
-    pub fn new(items: &[D], compare: Compare<D>) -> Self {
-        SortModules { items: items.to_vec(), compare, next: 0, outputs: Vec::with_capacity(items.len()) }
+impl<O: Order> SortModules<O> {
+    pub fn new(order: &O, items: &[O::Item]) -> Self {
+        SortModules {
+            order: order.clone(),
+            items: items.to_vec(),
+            next: 0,
+            outputs: Vec::with_capacity(items.len()),
+        }
     }
     fn sort_phase(&self) -> bool {
         self.next > self.items.len()
     }
     /// Objects output with `O` in the sort phase, in order.
-    pub fn outputs(&self) -> &[D] {
+    pub fn outputs(&self) -> &[O::Item] {
         &self.outputs
     }
 }
 
-impl<D: Clone + Default + PartialEq + Debug> DataModules for SortModules<D> {
-    type Data = D;
+impl<O: Order> DataModules for SortModules<O> {
+    type Data = O::Item;
 
-    fn input(&mut self, _d_out_prev: Option<&D>, s: &mut Signals) -> Option<D> {
+    fn input(&mut self, _d_out_prev: Option<&O::Item>, s: &mut Signals) -> Option<O::Item> {
         let n = self.items.len();
         let k = self.next;
         let (signals, d_i) = if k < n {
@@ -90,16 +112,16 @@ impl<D: Clone + Default + PartialEq + Debug> DataModules for SortModules<D> {
             if self.outputs.len() >= n {
                 return None; // T_s outputs: the stop rule
             }
-            ([0.0, 0.0, 0.0, 1.0], D::default())
+            ([0.0, 0.0, 0.0, 1.0], O::Item::default())
         };
         self.next = (k + 1).min(n + 1);
         s.set_all(&signals);
         Some(d_i)
     }
 
-    fn alu(&mut self, reads: &[D], op: usize, feedback: &mut [f32]) -> D {
+    fn alu(&mut self, reads: &[O::Item], op: usize, feedback: &mut [f32]) -> O::Item {
         let o1 = &reads[0];
-        let cmp = (self.compare)(o1, &reads[1]);
+        let cmp = self.order.compare(o1, &reads[1]);
         feedback.copy_from_slice(&[flag(cmp), flag(!cmp), flag(op == OP_SKIP), flag(op == OP_OUTPUT)]);
         if op == OP_OUTPUT && self.sort_phase() {
             self.outputs.push(o1.clone());
@@ -110,10 +132,6 @@ impl<D: Clone + Default + PartialEq + Debug> DataModules for SortModules<D> {
     fn phase(&self) -> &'static str {
         if self.sort_phase() { "sort" } else { "input" }
     }
-}
-
-fn flag(b: bool) -> f32 {
-    if b { 1.0 } else { 0.0 }
 }
 
 /// The expected trace (SPEC §5) of selection by repeated scans over `items` under `compare`.
@@ -128,7 +146,7 @@ fn flag(b: bool) -> f32 {
 ///
 /// The candidate moves to the walker's object when it was already output, or when `C` found
 /// `compare(c, w)` false. The run ends with the `O` of the last object.
-pub fn trace<D: Clone + Default + PartialEq>(items: &[D], compare: Compare<D>) -> Trace<D> {
+pub fn trace<O: Order>(order: &O, items: &[O::Item]) -> Trace<O::Item> {
     let n = items.len();
     let mut t = Trace::new(2);
     (0..n).for_each(|_| t.push_unscored());
@@ -144,14 +162,14 @@ pub fn trace<D: Clone + Default + PartialEq>(items: &[D], compare: Compare<D>) -
                 }
             } else {
                 t.push(OP_COMPARE, &[Some(x_c.clone()), Some(x_w.clone())]);
-                if !compare(x_c, x_w) {
+                if !order.compare(x_c, x_w) {
                     c = w;
                 }
             }
             w += 1;
         }
         debug_assert!(!output[c], "a scan ends on an object not yet output");
-        t.push(OP_OUTPUT, &[Some(items[c].clone()), Some(D::default())]);
+        t.push(OP_OUTPUT, &[Some(items[c].clone()), Some(O::Item::default())]);
         output[c] = true;
         if done < n {
             (c, w) = (0, 0);
@@ -160,44 +178,81 @@ pub fn trace<D: Clone + Default + PartialEq>(items: &[D], compare: Compare<D>) -
     t
 }
 
-/// sort (SPEC §9).
-pub struct Sort;
+/// sort on a domain.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sort<S>(pub S);
 
-impl Task for Sort {
-    type Data = Number;
-    type Sample = Vec<Number>;
-    type Answer = Vec<Number>;
-    type Modules = SortModules<Number>;
-    type Scripted = SortScript;
-    const NAME: &'static str = "sort";
-    const OPS: &'static [&'static str] = &["C", "S", "O"];
+impl<S: SortDomain> Task for Sort<S> {
+    type Data = S::Item;
+    type Sample = Vec<S::Item>;
+    type Answer = Vec<S::Item>;
+    type Modules = SortModules<S>;
 
-    fn config() -> Config {
-        config()
+    fn algorithm(&self) -> &'static Algorithm {
+        &SORT
+    }
+    fn domain(&self) -> &'static str {
+        self.0.name()
+    }
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<S::Item> {
+        self.0.sample(level, rng)
+    }
+    fn modules(&self, s: &Vec<S::Item>) -> SortModules<S> {
+        SortModules::new(&self.0, s)
+    }
+    fn trace(&self, s: &Vec<S::Item>) -> Trace<S::Item> {
+        trace(&self.0, s)
+    }
+    fn reference(&self, s: &Vec<S::Item>) -> Vec<S::Item> {
+        self.0.sorted(s)
+    }
+    fn answer(&self, m: &SortModules<S>) -> Vec<S::Item> {
+        m.outputs().to_vec()
+    }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(SortScript)
+    }
+    fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
+        self.0.parse(v)
+    }
+    fn answer_json(&self, a: &Vec<S::Item>) -> serde_json::Value {
+        self.0.json(a)
+    }
+    fn show(&self, d: &S::Item) -> String {
+        self.0.show(d)
+    }
+}
+
+/// One object of the training domain: an 8-bit binary number (D = 8).
+pub type Number = u8;
+
+/// The training domain: 8-bit numbers, `compare = lessEqual`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bytes;
+
+impl Order for Bytes {
+    type Item = Number;
+    /// `o1 ≤ o2`, ascending order.
+    fn compare(&self, o1: &Number, o2: &Number) -> bool {
+        o1 <= o2
+    }
+}
+
+impl SortDomain for Bytes {
+    fn name(&self) -> &'static str {
+        "bytes"
     }
     /// Level ℓ: ℓ+1 uniform 8-bit numbers (repeats possible).
-    fn sample(level: usize, rng: &mut SampleRng) -> Vec<Number> {
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<Number> {
         (0..=level).map(|_| rng.random_range(0..=Number::MAX)).collect()
     }
-    fn modules(s: &Vec<Number>) -> SortModules<Number> {
-        SortModules::new(s, less_equal)
-    }
-    fn trace(s: &Vec<Number>) -> Trace<Number> {
-        trace(s, less_equal)
-    }
-    fn reference(s: &Vec<Number>) -> Vec<Number> {
-        let mut sorted = s.clone();
+    fn sorted(&self, items: &[Number]) -> Vec<Number> {
+        let mut sorted = items.to_vec();
         sorted.sort_unstable();
         sorted
     }
-    fn answer(m: &SortModules<Number>) -> Vec<Number> {
-        m.outputs().to_vec()
-    }
-    fn scripted() -> SortScript {
-        SortScript
-    }
     /// A non-empty JSON array of integers 0–255 (one number is a valid list).
-    fn parse_input(v: &serde_json::Value) -> Result<Vec<Number>, InputError> {
+    fn parse(&self, v: &serde_json::Value) -> Result<Vec<Number>, InputError> {
         let arr = v.as_array().ok_or_else(|| InputError::new("expected a JSON array of integers 0–255"))?;
         if arr.is_empty() {
             return Err(InputError::new("the list must hold at least one number"));
@@ -214,10 +269,10 @@ impl Task for Sort {
             })
             .collect()
     }
-    fn answer_json(a: &Vec<Number>) -> serde_json::Value {
-        a.clone().into()
+    fn json(&self, items: &[Number]) -> serde_json::Value {
+        items.to_vec().into()
     }
-    fn show(d: &Number) -> String {
+    fn show(&self, d: &Number) -> String {
         d.to_string()
     }
 }
@@ -239,7 +294,7 @@ const WORD_OUTPUT: usize = 1;
 pub struct SortScript;
 
 impl Policy for SortScript {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, _c_c: &mut [f32], out: &mut MemoryDecision) {
         let sorting = obs.input_controller[3] > 0.5;
         out.write.fill(0.0);
         out.write[WORD_OBJECT] = flag(obs.input_memory[3] < 0.5);
@@ -262,7 +317,7 @@ impl Policy for SortScript {
         });
     }
 
-    fn bus(&mut self, c_ib: &[f32], read_now: &[f32]) -> BusDecision {
+    fn bus(&mut self, c_ib: &[f32], _c_c: &[f32], read_now: &[f32]) -> BusDecision {
         let (candidate, walker) = read_now.split_at(4);
         let op = if c_ib[3] < 0.5 {
             OP_SKIP // presentation: unscored, nothing to do

@@ -2,12 +2,17 @@
 //! without the NHC (u128, and a big integer on 32-bit limbs); the data modules, the trace and the
 //! user-input parser on their own.
 
+use nhc_model::run_scored;
 use nhc_model::{BusDecision, DataModules, Machine, MemoryDecision, Observation, Policy, Signals};
-use nhc_tasks::addition::{Addition, AdditionModules, BASE, Digit, OP_ADD, OP_CARRY, OP_NOP, Operands};
+use nhc_tasks::addition::{
+    Addition, AdditionModules, BASE, Digit, Digits, OP_ADD, OP_CARRY, OP_NOP, Operands,
+};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{Model, Task, find, sample_rng};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+const TASK: Addition = Addition::BINARY;
 
 // ---- independent arithmetic ----
 
@@ -48,14 +53,14 @@ fn value_low_to_high(d: &[Digit]) -> u128 {
 
 /// Runs `policy` on `s`: (solved by trace, fitness, answer).
 fn run_with<P: Policy>(s: &Operands, policy: &mut P) -> (bool, f64, Vec<Digit>) {
-    let mut machine = Machine::new(&Addition::config());
-    let mut modules = Addition::modules(s);
-    let out = machine.run(&mut modules, policy, &Addition::trace(s), Default::default(), |_| {});
-    (out.solved(), out.fitness(), Addition::answer(&modules))
+    let mut machine = Machine::new(&TASK.algorithm().config.clone());
+    let mut modules = TASK.modules(s);
+    let out = run_scored(&mut machine, &mut modules, policy, &TASK.trace(s), Default::default(), |_, _| {});
+    (out.solved(), out.fitness(), TASK.answer(&modules))
 }
 
 fn run(s: &Operands) -> (bool, f64, Vec<Digit>) {
-    run_with(s, &mut Addition::scripted())
+    run_with(s, &mut TASK.scripted())
 }
 
 /// Runs a + b (big-endian digits) and checks the run against the limb addition.
@@ -65,17 +70,17 @@ fn check(a: &[Digit], b: &[Digit]) {
     assert!(solved, "a = {a:?}, b = {b:?}");
     assert_eq!(fitness, 1.0);
     assert_eq!(answer, big_sum(a, b, s.len()), "a = {a:?}, b = {b:?}");
-    assert_eq!(answer, Addition::reference(&s));
+    assert_eq!(answer, TASK.reference(&s));
 }
 
 fn solves_level(level: usize, samples: u64) {
-    let mut machine = Machine::new(&Addition::config());
+    let mut machine = Machine::new(&TASK.algorithm().config.clone());
     for i in 0..samples {
-        let s = Addition::sample(level, &mut sample_rng(11, level, i));
-        let (outcome, solved) = score_sample::<Addition, _>(&mut machine, &mut Addition::scripted(), &s);
+        let s = TASK.sample(level, &mut sample_rng(11, level, i));
+        let (outcome, solved) = score_sample(&TASK, &mut machine, &mut TASK.scripted(), &s);
         assert!(solved, "level {level} sample {i}: {outcome:?}");
         assert_eq!(outcome.fitness(), 1.0);
-        assert_eq!(Addition::reference(&s), big_sum(s.a(), s.b(), level + 1), "level {level} sample {i}");
+        assert_eq!(TASK.reference(&s), big_sum(s.a(), s.b(), level + 1), "level {level} sample {i}");
     }
 }
 
@@ -98,19 +103,20 @@ fn scripted_solves_level_1000_quickly() {
 /// besides what the memory, the feedback and the head positions hold.
 #[test]
 fn scripted_keeps_no_state_between_steps() {
-    struct Fresh(<Addition as Task>::Scripted);
+    struct Fresh(Box<dyn Policy + Send>);
     impl Policy for Fresh {
-        fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
-            self.0 = Addition::scripted();
-            self.0.memory(obs, out);
+        fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+            self.0 = TASK.scripted();
+            self.0.control(obs, c_c, out);
         }
-        fn bus(&mut self, c_ib: &[f32], read_now: &[f32]) -> BusDecision {
-            self.0.bus(c_ib, read_now)
+        fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+            self.0 = TASK.scripted();
+            self.0.bus(c_ib, c_c, read_now)
         }
     }
     for i in 0..20 {
-        let s = Addition::sample(30, &mut sample_rng(5, 30, i));
-        let (solved, _, answer) = run_with(&s, &mut Fresh(Addition::scripted()));
+        let s = TASK.sample(30, &mut sample_rng(5, 30, i));
+        let (solved, _, answer) = run_with(&s, &mut Fresh(TASK.scripted()));
         assert!(solved);
         assert_eq!(answer, big_sum(s.a(), s.b(), 31));
     }
@@ -203,7 +209,7 @@ proptest! {
 
     #[test]
     fn parse_input_never_panics(a in ".{0,12}", b in any::<Option<String>>()) {
-        let _ = Addition::parse_input(&json!({"a": a, "b": b}));
+        let _ = TASK.parse_input(&json!({"a": a, "b": b}));
     }
 }
 
@@ -214,7 +220,7 @@ fn samples_are_two_l_bit_numbers_with_a_leading_zero() {
     for level in [1, 2, 3, 10, 57] {
         let mut ones = 0;
         for i in 0..20 {
-            let s = Addition::sample(level, &mut sample_rng(3, level, i));
+            let s = TASK.sample(level, &mut sample_rng(3, level, i));
             assert_eq!((s.a().len(), s.b().len(), s.len()), (level + 1, level + 1, level + 1));
             assert_eq!((s.a()[0], s.b()[0]), (0, 0), "extra leading 0");
             assert!(s.a().iter().chain(s.b()).all(|&d| d < BASE));
@@ -228,7 +234,7 @@ fn samples_are_two_l_bit_numbers_with_a_leading_zero() {
 fn trace_scores_nop_presentation_then_aligned_digits() {
     // a = 0 1 0 1 1 (11), b = 0 0 1 1 0 (6): places low to high (1,0), (1,1), (0,1), (1,0), (0,0).
     let s = Operands::new(&[1, 0, 1, 1], &[1, 1, 0]);
-    let t = Addition::trace(&s);
+    let t = TASK.trace(&s);
     assert_eq!((t.len(), t.scored()), (15, 15));
     for k in 0..10 {
         let e = t.step(k);
@@ -246,14 +252,14 @@ fn trace_scores_nop_presentation_then_aligned_digits() {
             (OP_CARRY, [Some(0), Some(0)]),
         ]
     );
-    assert_eq!(Addition::reference(&s), vec![1, 0, 0, 0, 1]); // 17
+    assert_eq!(TASK.reference(&s), vec![1, 0, 0, 0, 1]); // 17
 }
 
 #[test]
 fn input_presents_a_then_b_then_sums_and_stops() {
     let s = Operands::new(&[1, 1], &[1]);
-    let mut m = Addition::modules(&s);
-    let mut sig = Signals::new(&Addition::config());
+    let mut m = TASK.modules(&s);
+    let mut sig = Signals::new(&TASK.algorithm().config.clone());
     let mut seen = Vec::new();
     while let Some(d) = m.input(None, &mut sig) {
         seen.push((d, sig.controller.clone(), m.phase()));
@@ -291,7 +297,7 @@ fn alu_adds_in_any_base() {
         (10, 9, 9, OP_CARRY, 9, [1.0, 0.0, 0.0]),
         (10, 4, 4, OP_NOP, 0, [0.0, 1.0, 1.0]),
     ] {
-        let mut m = AdditionModules::new(&s, base);
+        let mut m = AdditionModules::new(&s, Digits { base });
         assert_eq!(m.alu(&[v1, v2], op, &mut fb), d_out, "base {base}: {v1} {v2} op {op}");
         assert_eq!(fb, c_a, "base {base}: {v1} {v2} op {op}");
     }
@@ -300,8 +306,8 @@ fn alu_adds_in_any_base() {
 #[test]
 fn alu_collects_sum_digits_only_in_the_sum_phase() {
     let s = Operands::new(&[1], &[1]); // 2 digits each: 2 a, 2 b, 2 sum steps
-    let mut m = AdditionModules::new(&s, BASE);
-    let mut sig = Signals::new(&Addition::config());
+    let mut m = AdditionModules::new(&s, Digits { base: BASE });
+    let mut sig = Signals::new(&TASK.algorithm().config.clone());
     let mut fb = [0.0; 3];
     for op in [OP_ADD, OP_CARRY, OP_ADD, OP_ADD, OP_ADD, OP_NOP] {
         m.input(None, &mut sig).unwrap();
@@ -313,11 +319,11 @@ fn alu_collects_sum_digits_only_in_the_sum_phase() {
 
 #[test]
 fn config_is_the_papers() {
-    let c = Addition::config();
+    let c = TASK.algorithm().config.clone();
     assert_eq!(c.check(), Ok(()));
     assert_eq!((c.controller, c.word, c.write_heads, c.read_heads, c.ops), (6, 4, 1, 2, 3));
     assert_eq!((c.input_controller, c.alu_feedback, c.free_gates), (3, 3, false));
-    assert_eq!(Addition::OPS, &["A", "C", "N"]);
+    assert_eq!(TASK.algorithm().ops, &["A", "C", "N"]);
     let params = nhc_model::Layout::new(&c).len();
     assert!((300..=650).contains(&params), "{params} parameters (paper: 300–650)");
 }
@@ -326,9 +332,9 @@ fn config_is_the_papers() {
 
 #[test]
 fn parse_input_pads_and_adds_the_leading_zero() {
-    let s = Addition::parse_input(&json!({"a": "1011", "b": "110"})).unwrap();
+    let s = TASK.parse_input(&json!({"a": "1011", "b": "110"})).unwrap();
     assert_eq!((s.a(), s.b()), (&[0, 1, 0, 1, 1][..], &[0, 0, 1, 1, 0][..]));
-    let s = Addition::parse_input(&json!({"b": "1", "a": "0"})).unwrap();
+    let s = TASK.parse_input(&json!({"b": "1", "a": "0"})).unwrap();
     assert_eq!((s.a(), s.b()), (&[0, 0][..], &[0, 1][..]));
 }
 
@@ -349,7 +355,7 @@ fn parse_input_errors_are_plain() {
         (json!(["1", "1"]), "addition takes"),
         (json!("1011"), "addition takes"),
     ] {
-        let err = Addition::parse_input(&input).expect_err(&input.to_string());
+        let err = TASK.parse_input(&input).expect_err(&input.to_string());
         assert!(err.0.contains(needle), "{input}: `{}` lacks `{needle}`", err.0);
     }
 }
@@ -385,6 +391,5 @@ fn registry_lists_addition_in_table_order_and_evaluates_it() {
     let task = find("addition").unwrap();
     let report = task.evaluate(&Model::Scripted, 1000, 4, 2).unwrap();
     assert_eq!((report.solved, report.steps, report.mean_fitness), (4, 4 * 3 * 1001, 1.0));
-    let name: Result<&str, nhc_tasks::TaskError> = nhc_tasks::with_task!("addition", T => T::NAME);
-    assert_eq!(name.unwrap(), "addition");
+    assert_eq!(task.domain(), "binary");
 }

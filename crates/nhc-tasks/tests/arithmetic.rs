@@ -2,13 +2,18 @@
 //! evaluator written here, independently of the task's own reference; the sampler, the data
 //! modules and the user-input parser.
 
+use nhc_model::run_scored;
 use nhc_model::{DataModules, Machine, Signals};
-use nhc_tasks::arithmetic::{Arithmetic, Expression, OP_COMPUTE, OP_READ, Operator, Token, random_shape};
+use nhc_tasks::arithmetic::{
+    Arithmetic, Decimal, Expression, OP_COMPUTE, OP_READ, Operator, Token, random_shape,
+};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{Task, sample_rng};
 use proptest::prelude::*;
 use serde_json::json;
 use std::collections::HashSet;
+
+const TASK: Arithmetic<Decimal> = Arithmetic(Decimal);
 
 /// Independent evaluation of a postfix string: reads the expression from its end, right operand
 /// first (`op` ← `right` ← `left`), with every atomic result in [0, 10 000).
@@ -36,18 +41,19 @@ fn independent_value(text: &str) -> u64 {
 
 /// Parses `text` with the task's parser.
 fn expression(text: &str) -> Expression {
-    Arithmetic::parse_input(&json!(text)).unwrap_or_else(|e| panic!("{text}: {e}"))
+    TASK.parse_input(&json!(text)).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Runs the scripted solution: (solved by trace, answer, steps, locations ever allocated,
 /// locations in use at the end).
 fn run(e: &Expression) -> (bool, Option<i32>, u64, usize, usize) {
-    let mut machine = Machine::new(&Arithmetic::config());
-    let mut modules = Arithmetic::modules(e);
-    let trace = Arithmetic::trace(e);
-    let out = machine.run(&mut modules, &mut Arithmetic::scripted(), &trace, Default::default(), |_| {});
+    let mut machine = Machine::new(&TASK.algorithm().config.clone());
+    let mut modules = TASK.modules(e);
+    let trace = TASK.trace(e);
+    let out =
+        run_scored(&mut machine, &mut modules, &mut TASK.scripted(), &trace, Default::default(), |_, _| {});
     let m = machine.memory();
-    (out.solved(), Arithmetic::answer(&modules), out.steps, m.len(), m.in_use())
+    (out.solved(), TASK.answer(&modules), out.steps, m.len(), m.in_use())
 }
 
 /// Deepest stack of a postfix expression.
@@ -75,32 +81,32 @@ fn check(text: &str) {
 
 #[test]
 fn scripted_solves_levels_1_2_10_100_1000() {
-    let mut m = Machine::new(&Arithmetic::config());
+    let mut m = Machine::new(&TASK.algorithm().config.clone());
     for (level, samples) in [(1, 200), (2, 200), (10, 100), (100, 50), (1000, 10)] {
         for i in 0..samples {
-            let sample = Arithmetic::sample(level, &mut sample_rng(11, level, i));
-            let (outcome, solved) =
-                score_sample::<Arithmetic, _>(&mut m, &mut Arithmetic::scripted(), &sample);
+            let sample = TASK.sample(level, &mut sample_rng(11, level, i));
+            let (outcome, solved) = score_sample(&TASK, &mut m, &mut TASK.scripted(), &sample);
             assert!(solved, "level {level} sample {i}: {outcome:?}");
             assert_eq!(outcome.fitness(), 1.0);
             let text = sample.to_string();
-            assert_eq!(Arithmetic::reference(&sample), Some(independent_value(&text) as i32), "{text}");
-            let mut modules = Arithmetic::modules(&sample);
-            m.run(
+            assert_eq!(TASK.reference(&sample), Some(independent_value(&text) as i32), "{text}");
+            let mut modules = TASK.modules(&sample);
+            run_scored(
+                &mut m,
                 &mut modules,
-                &mut Arithmetic::scripted(),
-                &Arithmetic::trace(&sample),
+                &mut TASK.scripted(),
+                &TASK.trace(&sample),
                 Default::default(),
-                |_| {},
+                |_, _| {},
             );
-            assert_eq!(Arithmetic::answer(&modules), Some(independent_value(&text) as i32));
+            assert_eq!(TASK.answer(&modules), Some(independent_value(&text) as i32));
         }
     }
 }
 
 #[test]
 fn level_1000_runs_well_under_a_second() {
-    let sample = Arithmetic::sample(1000, &mut sample_rng(3, 1000, 0));
+    let sample = TASK.sample(1000, &mut sample_rng(3, 1000, 0));
     let start = std::time::Instant::now();
     let (solved, ..) = run(&sample);
     assert!(solved);
@@ -182,14 +188,14 @@ proptest! {
 
     #[test]
     fn parse_input_never_panics(text in "[-+*/0-9a ]{0,24}") {
-        if let Ok(e) = Arithmetic::parse_input(&json!(text)) {
-            prop_assert_eq!(Arithmetic::reference(&e), Some(independent_value(&text) as i32));
+        if let Ok(e) = TASK.parse_input(&json!(text)) {
+            prop_assert_eq!(TASK.reference(&e), Some(independent_value(&text) as i32));
         }
     }
 
     #[test]
     fn parse_input_never_panics_on_any_string(text in any::<String>()) {
-        let _ = Arithmetic::parse_input(&json!(text));
+        let _ = TASK.parse_input(&json!(text));
     }
 
     #[test]
@@ -207,7 +213,7 @@ proptest! {
 
 #[test]
 fn parse_input_refuses_what_the_task_cannot_take() {
-    let err = |v: serde_json::Value| Arithmetic::parse_input(&v).unwrap_err().to_string();
+    let err = |v: serde_json::Value| TASK.parse_input(&v).unwrap_err().to_string();
     assert!(err(json!("")).contains("empty"));
     assert!(err(json!("   ")).contains("empty"));
     assert!(err(json!("7")).contains("at least one operator"));
@@ -229,15 +235,15 @@ fn parse_input_refuses_what_the_task_cannot_take() {
     assert!(err(json!(null)).contains("JSON string"));
     assert!(err(json!("+5 6 *")).contains("unknown token `+5`"));
     // Accepted: operands 0 and 9999, leading zeros, any whitespace.
-    assert_eq!(Arithmetic::reference(&expression(" 0\t9999\n+ ")), Some(9999));
-    assert_eq!(Arithmetic::reference(&expression("005 6 *")), Some(30));
+    assert_eq!(TASK.reference(&expression(" 0\t9999\n+ ")), Some(9999));
+    assert_eq!(TASK.reference(&expression("005 6 *")), Some(30));
 }
 
 #[test]
 fn answers_and_words_as_text() {
-    assert_eq!(Arithmetic::answer_json(&Some(33)), json!(33));
-    assert_eq!(Arithmetic::answer_json(&None), json!(null));
-    let shown: Vec<String> = [-1, -2, -3, -4, 0, 9999].iter().map(Arithmetic::show).collect();
+    assert_eq!(TASK.answer_json(&Some(33)), json!(33));
+    assert_eq!(TASK.answer_json(&None), json!(null));
+    let shown: Vec<String> = [-1, -2, -3, -4, 0, 9999].iter().map(|w| TASK.show(w)).collect();
     assert_eq!(shown, ["+", "-", "*", "/", "0", "9999"]);
     assert_eq!(expression("5 6 * 3 +").to_string(), "5 6 * 3 +");
     let report =
@@ -255,7 +261,7 @@ fn registered_in_the_papers_table_order() {
 
 #[test]
 fn config_is_the_papers() {
-    let c = Arithmetic::config();
+    let c = TASK.algorithm().config.clone();
     assert_eq!((c.controller, c.word, c.write_heads, c.read_heads, c.ops), (6, 4, 1, 3, 2));
     assert_eq!((c.input_controller, c.input_memory, c.input_bus, c.alu_feedback), (2, 2, 2, 2));
     assert!(c.free_gates && c.previous_update && c.ancestry && !c.bus_feedback);
@@ -265,8 +271,8 @@ fn config_is_the_papers() {
 #[test]
 fn input_presents_tokens_and_results_and_stops_after_the_last_operator() {
     let e = expression("5 6 * 3 +");
-    let mut m = Arithmetic::modules(&e);
-    let mut s = Signals::new(&Arithmetic::config());
+    let mut m = TASK.modules(&e);
+    let mut s = Signals::new(&TASK.algorithm().config.clone());
     let mut seen = Vec::new();
     let mut d_out: Option<i32> = None;
     let mut feedback = [0.0; 2];
@@ -296,7 +302,7 @@ fn input_presents_tokens_and_results_and_stops_after_the_last_operator() {
 
 #[test]
 fn alu_computes_reads_and_feeds_back_its_operation() {
-    let mut m = Arithmetic::modules(&expression("1 2 +"));
+    let mut m = TASK.modules(&expression("1 2 +"));
     let mut fb = [0.0; 2];
     assert_eq!(m.alu(&[-1, 4, 5], OP_COMPUTE, &mut fb), 9);
     assert_eq!(fb, [1.0, 0.0]);
@@ -310,13 +316,13 @@ fn alu_computes_reads_and_feeds_back_its_operation() {
     assert_eq!(m.alu(&[-4, 4, 0], OP_COMPUTE, &mut fb), 0);
     assert_eq!(m.alu(&[-4, -7, -2], OP_COMPUTE, &mut fb), 4);
     assert_eq!(m.alu(&[-3, i32::MIN, i32::MIN], OP_COMPUTE, &mut fb), 7904, "2^62 mod 10 000, no overflow");
-    assert_eq!(Arithmetic::answer(&m), Some(7904), "the answer is the last d_out");
+    assert_eq!(TASK.answer(&m), Some(7904), "the answer is the last d_out");
 }
 
 #[test]
 fn trace_scores_every_step() {
     let e = expression("5 6 * 3 +");
-    let t = Arithmetic::trace(&e);
+    let t = TASK.trace(&e);
     assert_eq!((t.len(), t.scored()), (6, 6));
     let ops: Vec<_> = (0..t.len()).map(|k| t.step(k).op.unwrap()).collect();
     assert_eq!(ops, [OP_READ, OP_READ, OP_COMPUTE, OP_READ, OP_READ, OP_COMPUTE]);
@@ -331,7 +337,7 @@ fn sampler_follows_the_level() {
     let mut operands = HashSet::new();
     for level in [1usize, 2, 5, 10, 100] {
         for i in 0..50 {
-            let e = Arithmetic::sample(level, &mut sample_rng(5, level, i));
+            let e = TASK.sample(level, &mut sample_rng(5, level, i));
             let ops = e.tokens.iter().filter(|t| matches!(t, Token::Op(_))).count();
             assert_eq!((ops, e.tokens.len()), (level, 2 * level + 1));
             for t in &e.tokens {
@@ -347,8 +353,8 @@ fn sampler_follows_the_level() {
             }
             // Valid and free of divisions by zero (the independent evaluator would panic).
             let text = e.to_string();
-            assert_eq!(Arithmetic::reference(&e), Some(independent_value(&text) as i32));
-            assert_eq!(Arithmetic::parse_input(&json!(text)).unwrap(), e);
+            assert_eq!(TASK.reference(&e), Some(independent_value(&text) as i32));
+            assert_eq!(TASK.parse_input(&json!(text)).unwrap(), e);
         }
     }
     assert_eq!(operands.len(), 10);
@@ -362,7 +368,7 @@ fn sampler_draws_every_tree_shape_about_equally_often() {
         let n = 1400;
         let mut counts = std::collections::HashMap::new();
         for i in 0..n {
-            let e = Arithmetic::sample(level, &mut sample_rng(9, level, i));
+            let e = TASK.sample(level, &mut sample_rng(9, level, i));
             let shape: Vec<bool> = e.tokens.iter().map(|t| matches!(t, Token::Value(_))).collect();
             *counts.entry(shape).or_insert(0usize) += 1;
         }
@@ -376,17 +382,21 @@ fn sampler_draws_every_tree_shape_about_equally_often() {
 
 #[test]
 fn sampling_is_deterministic() {
-    let a = Arithmetic::sample(20, &mut sample_rng(1, 20, 3));
-    let b = Arithmetic::sample(20, &mut sample_rng(1, 20, 3));
+    let a = TASK.sample(20, &mut sample_rng(1, 20, 3));
+    let b = TASK.sample(20, &mut sample_rng(1, 20, 3));
     assert_eq!(a, b);
 }
 
 #[test]
 fn a_learned_model_runs_a_user_expression_through_the_registry() {
     use nhc_model::{Layout, Params};
-    let config = Arithmetic::config();
+    let config = TASK.algorithm().config.clone();
     let theta: Vec<f32> = (0..Layout::new(&config).len()).map(|k| (k * 37 % 11) as f32 / 3.0 - 1.6).collect();
-    let model = nhc_tasks::Model::Learned(Box::new(Params::new(config, theta).unwrap()));
+    let params = Params::new(config, theta).unwrap();
+    let model = nhc_tasks::Model::Learned(Box::new(nhc_tasks::model::LearnedModel {
+        variant: nhc_model::Variant::Nhc,
+        params,
+    }));
     let report = nhc_tasks::find("arithmetic").unwrap().run(&model, &json!("1 2 3 / - 4 *")).unwrap();
     assert_eq!(report.expected, json!(4));
 }

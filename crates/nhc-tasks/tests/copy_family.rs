@@ -1,32 +1,31 @@
 //! The copy family's scripted solutions solve every sample (SPEC §9), checked against
 //! independent computations of each task, not against the trace alone.
 
-use nhc_model::Machine;
+use nhc_model::{Machine, run_scored};
 use nhc_tasks::Task;
-use nhc_tasks::copy_family::{
-    Object, Sequence, copy::Copy, duplicated::Duplicated, repeat_copy::RepeatCopy, reverse::Reverse,
-};
+use nhc_tasks::copy_family::binary::Object;
+use nhc_tasks::copy_family::{Binary, Copy, Duplicated, RepeatCopy, Reverse, Sequence};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::sample_rng;
 use proptest::prelude::*;
 
 /// Runs the scripted solution and returns (solved by trace, answer).
-fn run<T: Task>(sample: &T::Sample) -> (bool, T::Answer) {
-    let mut machine = Machine::new(&T::config());
-    let mut modules = T::modules(sample);
-    let trace = T::trace(sample);
-    let mut policy = T::scripted();
-    let out = machine.run(&mut modules, &mut policy, &trace, Default::default(), |_| {});
-    (out.solved(), T::answer(&modules))
+fn run<T: Task>(task: T, sample: &T::Sample) -> (bool, T::Answer) {
+    let mut machine = Machine::new(&task.algorithm().config);
+    let mut modules = task.modules(sample);
+    let trace = task.trace(sample);
+    let mut policy = task.scripted();
+    let out = run_scored(&mut machine, &mut modules, &mut policy, &trace, Default::default(), |_, _| {});
+    (out.solved(), task.answer(&modules))
 }
 
-fn solves_levels<T: Task>(levels: &[usize], samples: u64) {
+fn solves_levels<T: Task>(task: T, levels: &[usize], samples: u64) {
     for &level in levels {
-        let mut m = Machine::new(&T::config());
+        let mut m = Machine::new(&task.algorithm().config);
         for i in 0..samples {
-            let sample = T::sample(level, &mut sample_rng(7, level, i));
-            let (outcome, solved) = score_sample::<T, _>(&mut m, &mut T::scripted(), &sample);
-            assert!(solved, "{} level {level} sample {i}: {outcome:?}", T::NAME);
+            let sample = task.sample(level, &mut sample_rng(7, level, i));
+            let (outcome, solved) = score_sample(&task, &mut m, &mut task.scripted(), &sample);
+            assert!(solved, "{} level {level} sample {i}: {outcome:?}", task.algorithm().name);
             assert_eq!(outcome.fitness(), 1.0);
         }
     }
@@ -34,12 +33,12 @@ fn solves_levels<T: Task>(levels: &[usize], samples: u64) {
 
 #[test]
 fn scripted_copy_family_solves_levels_1_10_100_1000() {
-    solves_levels::<Copy>(&[1, 2, 10, 100, 1000], 20);
-    solves_levels::<Reverse>(&[1, 2, 10, 100, 1000], 20);
-    solves_levels::<RepeatCopy>(&[1, 2, 10, 100], 20);
-    solves_levels::<RepeatCopy>(&[1000], 2);
-    solves_levels::<Duplicated>(&[1, 2, 10, 100], 20);
-    solves_levels::<Duplicated>(&[1000], 2);
+    solves_levels(Copy(Binary), &[1, 2, 10, 100, 1000], 20);
+    solves_levels(Reverse(Binary), &[1, 2, 10, 100, 1000], 20);
+    solves_levels(RepeatCopy(Binary), &[1, 2, 10, 100], 20);
+    solves_levels(RepeatCopy(Binary), &[1000], 2);
+    solves_levels(Duplicated(Binary), &[1, 2, 10, 100], 20);
+    solves_levels(Duplicated(Binary), &[1000], 2);
 }
 
 fn objects() -> impl Strategy<Value = Vec<Object>> {
@@ -50,7 +49,7 @@ proptest! {
     #[test]
     fn copy_outputs_the_list(items in objects()) {
         let s = Sequence { items: items.clone(), passes: 1 };
-        prop_assert_eq!(run::<Copy>(&s), (true, items));
+        prop_assert_eq!(run(Copy(Binary), &s), (true, items));
     }
 
     #[test]
@@ -58,14 +57,14 @@ proptest! {
         let s = Sequence { items: items.clone(), passes: 1 };
         let mut expected = items;
         expected.reverse();
-        prop_assert_eq!(run::<Reverse>(&s), (true, expected));
+        prop_assert_eq!(run(Reverse(Binary), &s), (true, expected));
     }
 
     #[test]
     fn repeat_copy_outputs_the_list_c_times(items in objects(), copies in 1usize..12) {
         let s = Sequence { items: items.clone(), passes: copies };
         let expected: Vec<Object> = (0..copies).flat_map(|_| items.iter().copied()).collect();
-        prop_assert_eq!(run::<RepeatCopy>(&s), (true, expected));
+        prop_assert_eq!(run(RepeatCopy(Binary), &s), (true, expected));
     }
 
     #[test]
@@ -80,18 +79,18 @@ proptest! {
             items.extend(std::iter::repeat_n(x, n));
         }
         let s = Sequence { items, passes: 1 };
-        prop_assert_eq!(run::<Duplicated>(&s), (true, expected));
+        prop_assert_eq!(run(Duplicated(Binary), &s), (true, expected));
     }
 }
 
 #[test]
 fn samplers_make_level_sized_problems() {
     let mut rng = sample_rng(1, 5, 0);
-    let s = Duplicated::sample(5, &mut rng);
+    let s = Duplicated(Binary).sample(5, &mut rng);
     assert_eq!(s.items.len(), 25);
     let mut distinct = s.items.clone();
     distinct.dedup();
     assert_eq!(distinct.len(), 5, "consecutive objects differ, each shown ℓ times");
-    assert_eq!(RepeatCopy::sample(4, &mut rng).passes, 4);
-    assert_eq!(Copy::sample(9, &mut rng).items.len(), 9);
+    assert_eq!(RepeatCopy(Binary).sample(4, &mut rng).passes, 4);
+    assert_eq!(Copy(Binary).sample(9, &mut rng).items.len(), 9);
 }

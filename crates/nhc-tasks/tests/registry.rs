@@ -1,8 +1,9 @@
 //! Every registered task: learned models on arbitrary θ never panic, and evaluation gives the
 //! same result on 1 and on 2 threads (samples have their own generators, SPEC §3).
 
-use nhc_model::{Layout, Params};
+use nhc_model::{Layout, Params, Variant};
 use nhc_tasks::Model;
+use nhc_tasks::model::LearnedModel;
 
 /// A fixed, spread-out θ for `config`; `salt` varies it.
 fn theta(len: usize, salt: usize) -> Vec<f32> {
@@ -15,7 +16,7 @@ fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error
         let config = task.config();
         for salt in 0..4 {
             let params = Params::new(config.clone(), theta(Layout::new(&config).len(), salt))?;
-            let model = Model::Learned(Box::new(params));
+            let model = Model::Learned(Box::new(LearnedModel { variant: Variant::Nhc, params }));
             let run = |threads: usize| -> Result<_, Box<dyn std::error::Error>> {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
                 Ok(pool.install(|| task.evaluate(&model, 5, 64, 3))?)

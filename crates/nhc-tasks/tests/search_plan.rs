@@ -2,13 +2,18 @@
 //! independent breadth-first search written here (own move rules on text maps), data modules,
 //! the scripted solution at levels 1–1000 with every plan replayed in that simulator, user input.
 
-use nhc_model::{DataModules, Machine, Signals};
+use nhc_model::{DataModules, Machine, Signals, run_scored};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::search_plan::sokoban::{Board, Board6, Cell, Sokoban};
 use nhc_tasks::search_plan::{
-    Answer, OP_NOP, Plan, PlanPlus, Problem, Search, SearchModules, SearchPlus, SearchTree, World, config,
-    plan_text,
+    Answer, OP_NOP, Problem, SearchModules, SearchPlan, SearchTree, World, config, plan_text,
 };
+
+type Task6 = SearchPlan<Sokoban<6>>;
+const SEARCH: Task6 = Task6::SEARCH;
+const PLAN: Task6 = Task6::PLAN;
+const SEARCH_PLUS: Task6 = Task6::SEARCH_PLUS;
+const PLAN_PLUS: Task6 = Task6::PLAN_PLUS;
 use nhc_tasks::{Model, Task, find, sample_rng};
 use proptest::prelude::*;
 use serde_json::json;
@@ -173,9 +178,9 @@ fn sampler_matches(task_plus: bool, levels: &[(usize, u64)]) {
     for &(level, samples) in levels {
         for i in 0..samples {
             let p = if task_plus {
-                SearchPlus::sample(level, &mut sample_rng(21, level, i))
+                SEARCH_PLUS.sample(level, &mut sample_rng(21, level, i))
             } else {
-                Search::sample(level, &mut sample_rng(21, level, i))
+                SEARCH.sample(level, &mut sample_rng(21, level, i))
             };
             let got = model_bfs_expansion(&grid(&p.start), &grid(&p.goal), task_plus, level + 1);
             assert_eq!(got, Some(level), "plus {task_plus}, level {level}, sample {i}");
@@ -218,7 +223,7 @@ fn new_state_expansions(start: &Grid, plus: bool, max: usize) -> Vec<bool> {
 #[test]
 fn impossible_levels_fall_back_to_the_next_expansion_with_a_new_state() {
     for i in 0..5 {
-        let p = Search::sample(200, &mut sample_rng(4, 200, i));
+        let p = SEARCH.sample(200, &mut sample_rng(4, 200, i));
         let (s, g) = (grid(&p.start), grid(&p.goal));
         let k = model_bfs_expansion(&s, &g, false, 400).expect("found within 2ℓ expansions");
         assert!(k >= 200, "{k}");
@@ -231,10 +236,10 @@ fn impossible_levels_fall_back_to_the_next_expansion_with_a_new_state() {
 #[test]
 fn plan_and_plan_plus_levels_are_those_of_search() {
     for l in [1, 7] {
-        assert_eq!(Plan::sample(l, &mut sample_rng(1, l, 0)), Search::sample(l, &mut sample_rng(1, l, 0)));
+        assert_eq!(PLAN.sample(l, &mut sample_rng(1, l, 0)), SEARCH.sample(l, &mut sample_rng(1, l, 0)));
         assert_eq!(
-            PlanPlus::sample(l, &mut sample_rng(1, l, 0)),
-            SearchPlus::sample(l, &mut sample_rng(1, l, 0))
+            PLAN_PLUS.sample(l, &mut sample_rng(1, l, 0)),
+            SEARCH_PLUS.sample(l, &mut sample_rng(1, l, 0))
         );
     }
 }
@@ -252,19 +257,16 @@ fn actions_of(a: &Answer) -> Vec<char> {
 
 /// Runs the scripted solution on a sample of task `T`; checks solved, fitness 1, the answer
 /// against the reference and, for plans, by replaying it here.
-fn solves<T: Task<Sample = Problem<Board6>, Answer = Answer, Data = Board6>>(
-    m: &mut Machine<Board6>,
-    p: &Problem<Board6>,
-    level: Option<usize>,
-) {
-    let (outcome, solved) = score_sample::<T, _>(m, &mut T::scripted(), p);
-    assert!(solved, "{} {p:?}: {outcome:?}", T::NAME);
+fn solves(t: Task6, m: &mut Machine<Board6>, p: &Problem<Board6>, level: Option<usize>) {
+    let name = t.algorithm().name;
+    let (outcome, solved) = score_sample(&t, m, &mut t.scripted(), p);
+    assert!(solved, "{name} {p:?}: {outcome:?}");
     assert_eq!(outcome.fitness(), 1.0);
-    let mut modules = T::modules(p);
-    let mut machine = Machine::new(&T::config());
-    machine.run(&mut modules, &mut T::scripted(), &T::trace(p), Default::default(), |_| {});
-    let answer = T::answer(&modules);
-    assert_eq!(answer, T::reference(p));
+    let mut modules = t.modules(p);
+    let mut machine = Machine::new(&t.algorithm().config);
+    run_scored(&mut machine, &mut modules, &mut t.scripted(), &t.trace(p), Default::default(), |_, _| {});
+    let answer = t.answer(&modules);
+    assert_eq!(answer, t.reference(p));
     match &answer {
         Answer::Search { found, expansions } => {
             assert!(found);
@@ -275,40 +277,40 @@ fn solves<T: Task<Sample = Problem<Board6>, Answer = Answer, Data = Board6>>(
         Answer::Plan(_) => {
             let actions = actions_of(&answer);
             let end = actions.iter().fold(grid(&p.start), |g, &a| step(&g, a));
-            assert_eq!(end, grid(&p.goal), "{} replays to the goal", T::NAME);
+            assert_eq!(end, grid(&p.goal), "{name} replays to the goal");
             assert_eq!(Some(actions.len()), shortest(&grid(&p.start), &grid(&p.goal)), "a shortest plan");
         }
     }
 }
 
-fn solves_levels<T: Task<Sample = Problem<Board6>, Answer = Answer, Data = Board6>>() {
-    let mut m = Machine::new(&T::config());
+fn solves_levels(t: Task6) {
+    let mut m = Machine::new(&t.algorithm().config);
     for (level, samples) in [(1, 200), (2, 100), (5, 100), (10, 100), (100, 20), (1000, 3)] {
         for i in 0..samples {
-            let p = T::sample(level, &mut sample_rng(7, level, i));
-            solves::<T>(&mut m, &p, Some(level));
+            let p = t.sample(level, &mut sample_rng(7, level, i));
+            solves(t, &mut m, &p, Some(level));
         }
     }
 }
 
 #[test]
 fn scripted_solves_search() {
-    solves_levels::<Search>();
+    solves_levels(SEARCH);
 }
 
 #[test]
 fn scripted_solves_plan() {
-    solves_levels::<Plan>();
+    solves_levels(PLAN);
 }
 
 #[test]
 fn scripted_solves_search_plus() {
-    solves_levels::<SearchPlus>();
+    solves_levels(SEARCH_PLUS);
 }
 
 #[test]
 fn scripted_solves_plan_plus() {
-    solves_levels::<PlanPlus>();
+    solves_levels(PLAN_PLUS);
 }
 
 #[test]
@@ -323,15 +325,15 @@ fn registry_evaluates_level_1000() {
 #[test]
 fn plus_traces_apply_only_applicable_actions() {
     for i in 0..50 {
-        let p = SearchPlus::sample(6, &mut sample_rng(2, 6, i));
+        let p = SEARCH_PLUS.sample(6, &mut sample_rng(2, 6, i));
         let (tree, goal) = SearchTree::find(&Sokoban::<6>, &p, true, usize::MAX);
         let goal = goal.unwrap();
         for c in 1..=goal {
             assert_ne!(tree.states[c], tree.states[tree.parent[c]]);
         }
-        let p = Search::sample(6, &mut sample_rng(2, 6, i));
+        let p = SEARCH.sample(6, &mut sample_rng(2, 6, i));
         let (tree, goal) = SearchTree::find(&Sokoban::<6>, &p, false, usize::MAX);
-        let t = Search::trace(&p);
+        let t = SEARCH.trace(&p);
         assert_eq!(t.len(), goal.unwrap());
         assert_eq!(tree.expansion(goal.unwrap()), 6);
         assert!((0..t.len()).all(|k| t.step(k).op == Some(k % 4)), "U R D L per node");
@@ -502,7 +504,7 @@ fn plan_text_replays(start: &[&str], goal: &[&str]) {
 
 #[test]
 fn malformed_maps_are_plain_errors() {
-    let err = |v: serde_json::Value| Plan::parse_input(&v).unwrap_err().to_string();
+    let err = |v: serde_json::Value| PLAN.parse_input(&v).unwrap_err().to_string();
     let with = |row: usize, text: &str| {
         let mut m = START.to_vec();
         m[row] = text;
@@ -528,8 +530,8 @@ proptest! {
     /// Any text, any shape: a problem or a plain error, never a panic.
     #[test]
     fn parse_input_never_panics(rows in prop::collection::vec("[#$@ \\-xé]{0,8}", 0..9), goal_rows in prop::collection::vec("[#$@ \\-]{6}", 6)) {
-        let _ = Search::parse_input(&json!({ "start": rows.clone(), "goal": goal_rows.clone() }));
-        let _ = PlanPlus::parse_input(&json!({ "start": goal_rows, "goal": rows }));
+        let _ = SEARCH.parse_input(&json!({ "start": rows.clone(), "goal": goal_rows.clone() }));
+        let _ = PLAN_PLUS.parse_input(&json!({ "start": goal_rows, "goal": rows }));
     }
 }
 
@@ -540,8 +542,7 @@ fn registered_first_in_the_papers_table_order() {
     for name in ["search", "plan", "search+", "plan+"] {
         let task = find(name).unwrap();
         assert_eq!(task.ops(), ["U", "R", "D", "L", "N"]);
-        let n = nhc_tasks::with_task!(name, T => T::NAME).unwrap();
-        assert_eq!(n, name);
+        assert_eq!((task.name(), task.domain()), (name, "sokoban6"));
     }
-    assert_eq!(Search::show(&Board6::parse(&START).unwrap()), "@-$-/----/-#--/----");
+    assert_eq!(SEARCH.show(&Board6::parse(&START).unwrap()), "@-$-/----/-#--/----");
 }

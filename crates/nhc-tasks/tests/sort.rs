@@ -1,23 +1,48 @@
 //! sort (SPEC §9): the scripted solution sorts every sample, checked against `slice::sort`, not
 //! against the trace alone; data modules, trace and user input on their own.
 
-use nhc_model::{DataModules, Machine, Outcome, Signals, Trace};
+use nhc_model::{DataModules, Machine, Outcome, Signals, Trace, run_scored};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::sort::{
-    Compare, Number, OP_COMPARE, OP_OUTPUT, OP_SKIP, Sort, SortModules, SortScript, config, less_equal, trace,
+    Bytes, Number, OP_COMPARE, OP_OUTPUT, OP_SKIP, Order, Sort, SortModules, SortScript, config, trace,
 };
 use nhc_tasks::{Task, sample_rng};
 use proptest::prelude::*;
 use serde_json::json;
 
+const TASK: Sort<Bytes> = Sort(Bytes);
+
+/// An order given by a function.
+#[derive(Clone)]
+struct By<D>(fn(&D, &D) -> bool);
+
+impl<D: Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static> Order for By<D> {
+    type Item = D;
+    fn compare(&self, a: &D, b: &D) -> bool {
+        (self.0)(a, b)
+    }
+}
+
+fn less_equal(a: &Number, b: &Number) -> bool {
+    a <= b
+}
+
 /// Runs the scripted solution on `items` under `compare`, with the trace built for that compare.
-fn run_with<D>(items: &[D], compare: Compare<D>) -> (Outcome, Vec<D>, Machine<D>)
+fn run_with<D>(items: &[D], compare: fn(&D, &D) -> bool) -> (Outcome, Vec<D>, Machine<D>)
 where
-    D: Clone + Default + PartialEq + std::fmt::Debug,
+    D: Clone + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static,
 {
     let mut machine = Machine::new(&config());
-    let mut modules = SortModules::new(items, compare);
-    let out = machine.run(&mut modules, &mut SortScript, &trace(items, compare), Default::default(), |_| {});
+    let order = By(compare);
+    let mut modules = SortModules::new(&order, items);
+    let out = run_scored(
+        &mut machine,
+        &mut modules,
+        &mut SortScript,
+        &trace(&order, items),
+        Default::default(),
+        |_, _| {},
+    );
     (out, modules.outputs().to_vec(), machine)
 }
 
@@ -38,11 +63,11 @@ fn sorts(items: &[Number]) {
 #[test]
 fn scripted_solves_levels_1_2_10_100_1000() {
     for (level, samples) in [(1, 50), (2, 50), (10, 50), (100, 20), (1000, 2)] {
-        let mut m = Machine::new(&Sort::config());
+        let mut m = Machine::new(&config());
         for i in 0..samples {
-            let items = Sort::sample(level, &mut sample_rng(11, level, i));
+            let items = TASK.sample(level, &mut sample_rng(11, level, i));
             assert_eq!(items.len(), level + 1);
-            let (outcome, solved) = score_sample::<Sort, _>(&mut m, &mut Sort::scripted(), &items);
+            let (outcome, solved) = score_sample(&TASK, &mut m, &mut TASK.scripted(), &items);
             assert!(solved, "level {level} sample {i}: {outcome:?}");
             assert_eq!(outcome.fitness(), 1.0);
             sorts(&items);
@@ -52,7 +77,7 @@ fn scripted_solves_levels_1_2_10_100_1000() {
 
 #[test]
 fn level_1000_takes_n_squared_plus_2n_minus_1_steps() {
-    let items = Sort::sample(1000, &mut sample_rng(3, 1000, 0));
+    let items = TASK.sample(1000, &mut sample_rng(3, 1000, 0));
     let (out, answer, _) = run_with(&items, less_equal);
     assert!(out.solved());
     assert_eq!(answer, sorted(&items));
@@ -97,7 +122,7 @@ proptest! {
     /// The trace alone already asks for the sorted list: its `O` steps expect the sorted objects.
     #[test]
     fn trace_outputs_the_sorted_list(items in prop::collection::vec(any::<u8>(), 1..60)) {
-        let t = trace(&items, less_equal);
+        let t = trace(&Bytes, &items);
         let outputs: Vec<Number> = (0..t.len())
             .map(|k| t.step(k))
             .filter(|s| s.op == Some(OP_OUTPUT))
@@ -112,9 +137,9 @@ proptest! {
         xs in prop::collection::vec(prop_oneof![0i64..=255, -3i64..300, any::<i64>()], 0..10),
         f in any::<f64>(),
     ) {
-        let _ = Sort::parse_input(&json!({ "items": xs.clone() }));
-        let _ = Sort::parse_input(&json!([1, f]));
-        let parsed = Sort::parse_input(&json!(xs.clone()));
+        let _ = TASK.parse_input(&json!({ "items": xs.clone() }));
+        let _ = TASK.parse_input(&json!([1, f]));
+        let parsed = TASK.parse_input(&json!(xs.clone()));
         let fits = !xs.is_empty() && xs.iter().all(|x| (0..=255).contains(x));
         prop_assert_eq!(parsed.is_ok(), fits);
         if let Ok(v) = parsed {
@@ -145,7 +170,7 @@ fn compare_is_swappable() {
 
 #[test]
 fn input_signals_and_stop_rule() {
-    let mut m = SortModules::new(&[5u8, 6, 7], less_equal);
+    let mut m = SortModules::new(&Bytes, &[5u8, 6, 7]);
     let mut s = Signals::new(&config());
     let mut feedback = [0.0; 4];
     assert_eq!(m.input(None, &mut s), Some(5));
@@ -167,14 +192,14 @@ fn input_signals_and_stop_rule() {
     assert_eq!(m.input(None, &mut s), None, "stops after T_s outputs");
     assert_eq!(m.outputs(), [0, 1, 2]);
 
-    let mut one = SortModules::new(&[3u8], less_equal);
+    let mut one = SortModules::new(&Bytes, &[3u8]);
     one.input(None, &mut s);
     assert_eq!(s.controller, [1.0, 0.0, 1.0, 0.0], "a one-object list is first and last");
 }
 
 #[test]
 fn alu_compares_and_counts_only_sort_phase_outputs() {
-    let mut m = SortModules::new(&[5u8, 6], less_equal);
+    let mut m = SortModules::new(&Bytes, &[5u8, 6]);
     let mut s = Signals::new(&config());
     let mut c_a = [0.0; 4];
     m.input(None, &mut s);
@@ -202,7 +227,7 @@ fn ops(t: &Trace<Number>) -> Vec<Option<usize>> {
 fn trace_by_hand() {
     // [2, 1]: presentation; scan 1 compares 2 with 1 and outputs 1; scan 2 starts on 2 with both
     // heads, skips 1 (already output) and outputs 2.
-    let t = trace(&[2, 1], less_equal);
+    let t = trace(&Bytes, &[2, 1]);
     let (c, s, o) = (Some(OP_COMPARE), Some(OP_SKIP), Some(OP_OUTPUT));
     assert_eq!(ops(&t), [None, None, c, o, c, s, o]);
     assert_eq!(t.step(2).reads, [Some(2), Some(1)]);
@@ -213,18 +238,18 @@ fn trace_by_hand() {
 
     // [1, 2]: 1 is output first; scan 2 starts on it (already output) with both heads, so the
     // candidate has no object yet (`None`) until it moves to 2.
-    let t = trace(&[1, 2], less_equal);
+    let t = trace(&Bytes, &[1, 2]);
     assert_eq!(ops(&t), [None, None, c, o, s, s, o]);
     assert_eq!(t.step(4).reads, [None, Some(1)]);
     assert_eq!(t.step(5).reads, [None, Some(2)]);
     assert_eq!(t.step(6).reads, [Some(2), Some(0)]);
 
     // Equal minima: the first one is output first (compare true keeps the candidate).
-    let t = trace(&[4, 4], less_equal);
+    let t = trace(&Bytes, &[4, 4]);
     assert_eq!(ops(&t), [None, None, c, o, s, s, o]);
 
     // One object: present it, output it.
-    let t = trace(&[9], less_equal);
+    let t = trace(&Bytes, &[9]);
     assert_eq!(ops(&t), [None, o]);
     assert_eq!(t.scored(), 1);
 }
@@ -233,7 +258,7 @@ fn trace_by_hand() {
 fn trace_length_is_quadratic() {
     for n in 1..30u64 {
         let items: Vec<Number> = (0..n).map(|k| (k * 37 % 11) as u8).collect();
-        let t = trace(&items, less_equal);
+        let t = trace(&Bytes, &items);
         assert_eq!(t.len() as u64, n * n + 2 * n - 1);
         assert_eq!(t.scored() as u64, n * n + n - 1, "only the presentation is unscored");
     }
@@ -261,9 +286,9 @@ fn outputs_are_marked_in_control_memory() {
 
 #[test]
 fn parse_input_accepts_lists_of_bytes() {
-    assert_eq!(Sort::parse_input(&json!([3, 0, 255, 3])), Ok(vec![3, 0, 255, 3]));
-    assert_eq!(Sort::parse_input(&json!([42])), Ok(vec![42]));
-    let err = |v: serde_json::Value| Sort::parse_input(&v).unwrap_err().to_string();
+    assert_eq!(TASK.parse_input(&json!([3, 0, 255, 3])), Ok(vec![3, 0, 255, 3]));
+    assert_eq!(TASK.parse_input(&json!([42])), Ok(vec![42]));
+    let err = |v: serde_json::Value| TASK.parse_input(&v).unwrap_err().to_string();
     assert!(err(json!({"items": [1]})).contains("array"));
     assert!(err(json!("[1, 2]")).contains("array"));
     assert!(err(json!([])).contains("at least one"));
@@ -280,9 +305,9 @@ fn parse_input_accepts_lists_of_bytes() {
 
 #[test]
 fn answer_json_and_show() {
-    assert_eq!(Sort::answer_json(&vec![0, 7, 255]), json!([0, 7, 255]));
-    assert_eq!(Sort::show(&200), "200");
-    assert_eq!(Sort::OPS, ["C", "S", "O"]);
+    assert_eq!(TASK.answer_json(&vec![0, 7, 255]), json!([0, 7, 255]));
+    assert_eq!(TASK.show(&200), "200");
+    assert_eq!(TASK.algorithm().ops, ["C", "S", "O"]);
 }
 
 #[test]
@@ -295,6 +320,5 @@ fn registered_in_paper_order() {
     let report = task.run(&nhc_tasks::Model::Scripted, &json!([9, 3, 3, 250, 0])).expect("runs");
     assert!(report.correct);
     assert_eq!(report.output, json!([0, 3, 3, 9, 250]));
-    let ops = nhc_tasks::with_task!("sort", T => T::OPS).expect("with_task! knows sort");
-    assert_eq!(ops, ["C", "S", "O"]);
+    assert_eq!((task.ops(), task.domain()), (&["C", "S", "O"][..], "bytes"));
 }

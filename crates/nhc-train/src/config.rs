@@ -1,6 +1,6 @@
 //! Training hyperparameters (SPEC §6–§7), loadable from TOML.
 
-use crate::nes::Step;
+use crate::nes::{NesParams, Step};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -153,6 +153,45 @@ pub enum ConfigError {
     Toml(String),
 }
 
+/// A [`TrainConfig`] that passed [`TrainConfig::check`]: checked once, at the edge (a config
+/// file, a checkpoint), and trusted after. Serialises as the plain config; deserialising checks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "TrainConfig", into = "TrainConfig")]
+pub struct ValidConfig(TrainConfig);
+
+impl ValidConfig {
+    /// The paper's defaults.
+    pub fn paper() -> Self {
+        ValidConfig(TrainConfig::default())
+    }
+    pub fn get(&self) -> &TrainConfig {
+        &self.0
+    }
+    pub fn into_inner(self) -> TrainConfig {
+        self.0
+    }
+}
+
+impl std::ops::Deref for ValidConfig {
+    type Target = TrainConfig;
+    fn deref(&self) -> &TrainConfig {
+        &self.0
+    }
+}
+
+impl TryFrom<TrainConfig> for ValidConfig {
+    type Error = ConfigError;
+    fn try_from(c: TrainConfig) -> Result<Self, ConfigError> {
+        c.validate()
+    }
+}
+
+impl From<ValidConfig> for TrainConfig {
+    fn from(c: ValidConfig) -> TrainConfig {
+        c.0
+    }
+}
+
 fn positive(x: f64) -> bool {
     x.is_finite() && x > 0.0
 }
@@ -216,6 +255,24 @@ impl TrainConfig {
             return Err(E::CheckLevel(self.check_level));
         }
         Ok(())
+    }
+
+    /// The config, checked: what a run takes.
+    pub fn validate(self) -> Result<ValidConfig, ConfigError> {
+        self.check()?;
+        Ok(ValidConfig(self))
+    }
+
+    /// The NES hyperparameters (SPEC §6).
+    pub fn nes(&self) -> NesParams {
+        NesParams {
+            population: self.population,
+            sigma: self.sigma,
+            learning_rate: self.learning_rate,
+            weight_decay: self.weight_decay,
+            mirrored: self.mirrored,
+            step: self.nes_step,
+        }
     }
 
     /// Parses a TOML document (missing fields take their defaults) and checks it.

@@ -6,14 +6,7 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// One sample, by what regenerates it: the task's sampler at `level` with a generator seeded by
-/// `seed` (so bad memories and checkpoints need no serialisable samples).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SampleKey {
-    /// Concrete level 1..=L (never the mixed level).
-    pub level: usize,
-    pub seed: u64,
-}
+pub use nhc_tasks::evaluate::SampleKey;
 
 /// Where a batch slot came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

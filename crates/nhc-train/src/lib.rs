@@ -1,19 +1,31 @@
 //! Training the NHC's algorithmic modules (SPEC §5–§7): NES with rank utilities on a curriculum
-//! with bad memories.
+//! with bad memories, for any registered task by value (no generics over task types).
 //!
-//! - [`config`]: hyperparameters ([`TrainConfig`]), loadable from TOML.
-//! - [`nes`]: the search distribution and its ask/tell update ([`Nes`]).
+//! - [`config`]: hyperparameters ([`TrainConfig`], loadable from TOML), checked once into
+//!   [`ValidConfig`].
+//! - [`nes`]: the search distribution's state ([`Nes`]) and its ask/tell update under
+//!   [`NesParams`].
 //! - [`curriculum`]: levels, perfect streaks, bad memories, batch composition ([`Curriculum`]).
+//! - [`restart`]: the initial θ and restarts; [`check`]: the generalization check (ours).
+//! - [`scoring`]: θ and offspring on a prepared batch, in parallel.
 //! - [`noise`]: word noise on the control words while training (ours, off by default).
 //! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
+//! - [`records`]: what a run records, as types ([`IterationLog`], [`MetricsLine`],
+//!   [`RunSummary`]).
 
+pub mod check;
 pub mod config;
 pub mod curriculum;
 pub mod nes;
 pub mod noise;
+pub mod records;
+pub mod restart;
+pub mod scoring;
 pub mod trainer;
 
-pub use config::{ConfigError, TrainConfig};
+pub use check::{CheckLog, check_levels};
+pub use config::{ConfigError, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
-pub use nes::{Nes, Step, centred_ranks, ranking, utilities};
-pub use trainer::{IterationLog, Summary, TrainError, TrainState, Trainer, check_levels, sample_of};
+pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
+pub use records::{IterationLog, MetricsLine, RunSummary, Summary};
+pub use trainer::{TrainError, TrainState, Trainer};

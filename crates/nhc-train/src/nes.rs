@@ -52,11 +52,9 @@ pub fn ranking(fitness: &[f64]) -> Vec<usize> {
     idx
 }
 
-/// The search distribution's mean θ and the hyperparameters of the update (SPEC §6).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Nes {
-    /// Current mean θ.
-    pub theta: Vec<f32>,
+/// The hyperparameters of the update (SPEC §6), fixed for a run (from its config).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NesParams {
     /// P.
     pub population: usize,
     /// σ.
@@ -68,43 +66,28 @@ pub struct Nes {
     /// Offspring in pairs ±ε (P must be even).
     pub mirrored: bool,
     /// Utilities and step size.
-    #[serde(default)]
     pub step: Step,
+}
+
+/// The state of the search distribution: its mean θ, and the noise of the current iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nes {
+    /// Current mean θ.
+    pub theta: Vec<f32>,
     /// ε of the last [`Nes::ask`], `P × |θ|` row-major; empty between iterations.
     #[serde(skip)]
     noise: Vec<f32>,
 }
 
 impl Nes {
-    pub fn new(
-        theta: Vec<f32>,
-        population: usize,
-        sigma: f64,
-        learning_rate: f64,
-        weight_decay: f64,
-        mirrored: bool,
-    ) -> Self {
-        Nes {
-            theta,
-            population,
-            sigma,
-            learning_rate,
-            weight_decay,
-            mirrored,
-            step: Step::default(),
-            noise: Vec::new(),
-        }
-    }
-
-    /// The same search distribution with another [`Step`].
-    pub fn with_step(self, step: Step) -> Self {
-        Nes { step, ..self }
+    pub fn new(theta: Vec<f32>) -> Self {
+        Nes { theta, noise: Vec::new() }
     }
 
     /// Draws ε for P offspring (`P × |θ|`, row-major); with mirroring rows `2k` and `2k+1` are
     /// `+ε_k` and `−ε_k`.
-    pub fn ask<R: Rng + ?Sized>(&mut self, rng: &mut R) -> &[f32] {
-        let (p, n) = (self.population, self.theta.len());
+    pub fn ask<R: Rng + ?Sized>(&mut self, params: &NesParams, rng: &mut R) -> &[f32] {
+        let (p, n) = (params.population, self.theta.len());
         self.noise.clear();
         self.noise.reserve(p * n);
         let mut o = 0;
@@ -115,7 +98,7 @@ impl Nes {
                 self.noise.push(e);
             }
             o += 1;
-            if self.mirrored && o < p {
+            if params.mirrored && o < p {
                 for k in 0..n {
                     let e = self.noise[start + k];
                     self.noise.push(-e);
@@ -132,18 +115,10 @@ impl Nes {
         &self.noise[o * n..(o + 1) * n]
     }
 
-    /// θ + σ ε_o into `out`.
-    pub fn offspring_into(&self, o: usize, out: &mut Vec<f32>) {
-        let s = self.sigma as f32;
-        out.clear();
-        out.extend(self.theta.iter().zip(self.noise(o)).map(|(t, e)| t + s * e));
-    }
-
     /// θ + σ ε_o.
-    pub fn offspring(&self, o: usize) -> Vec<f32> {
-        let mut v = Vec::with_capacity(self.theta.len());
-        self.offspring_into(o, &mut v);
-        v
+    pub fn offspring(&self, params: &NesParams, o: usize) -> Vec<f32> {
+        let s = params.sigma as f32;
+        self.theta.iter().zip(self.noise(o)).map(|(t, e)| t + s * e).collect()
     }
 
     /// Ranks the offspring of the last [`Nes::ask`] by `fitness` (higher is better) and applies
@@ -155,11 +130,11 @@ impl Nes {
     ///
     /// # Panics
     /// If `fitness.len()` is not P or no [`Nes::ask`] preceded.
-    pub fn tell(&mut self, fitness: &[f64]) -> Vec<f64> {
-        let (p, n) = (self.population, self.theta.len());
+    pub fn tell(&mut self, params: &NesParams, fitness: &[f64]) -> Vec<f64> {
+        let (p, n) = (params.population, self.theta.len());
         assert_eq!(fitness.len(), p, "one fitness per offspring");
         assert_eq!(self.noise.len(), p * n, "tell without ask");
-        let (u, scale) = self.step.weights(p, self.learning_rate, self.sigma);
+        let (u, scale) = params.step.weights(p, params.learning_rate, params.sigma);
         let mut step = vec![0.0f64; n];
         let mut shaped = vec![0.0; p];
         for (rank, &o) in ranking(fitness).iter().enumerate() {
@@ -169,7 +144,7 @@ impl Nes {
             }
         }
         for (t, s) in self.theta.iter_mut().zip(&step) {
-            *t = (self.weight_decay * *t as f64 + scale * s) as f32;
+            *t = (params.weight_decay * *t as f64 + scale * s) as f32;
         }
         self.noise.clear();
         shaped
@@ -181,6 +156,20 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// A distribution at `theta` with P, σ, α, λ and mirroring.
+    fn nes(
+        theta: Vec<f32>,
+        population: usize,
+        sigma: f64,
+        learning_rate: f64,
+        weight_decay: f64,
+        mirrored: bool,
+    ) -> (Nes, NesParams) {
+        let params =
+            NesParams { population, sigma, learning_rate, weight_decay, mirrored, step: Step::Wierstra };
+        (Nes::new(theta), params)
+    }
 
     fn quadratic(theta: &[f32], target: &[f32]) -> f64 {
         -theta.iter().zip(target).map(|(a, b)| ((a - b) as f64).powi(2)).sum::<f64>()
@@ -212,9 +201,10 @@ mod tests {
     #[test]
     fn printed_step_is_p_times_smaller() {
         let go = |step: Step| {
-            let mut nes = Nes::new(vec![0.0; 4], 4, 0.1, 0.01, 1.0, true).with_step(step);
-            nes.ask(&mut ChaCha8Rng::seed_from_u64(9));
-            nes.tell(&[0.3, 0.1, 0.4, 0.2]);
+            let (mut nes, mut p) = nes(vec![0.0; 4], 4, 0.1, 0.01, 1.0, true);
+            p.step = step;
+            nes.ask(&p, &mut ChaCha8Rng::seed_from_u64(9));
+            nes.tell(&p, &[0.3, 0.1, 0.4, 0.2]);
             nes.theta
         };
         let (ours, printed) = (go(Step::Wierstra), go(Step::PrintedWierstra));
@@ -231,8 +221,8 @@ mod tests {
 
     #[test]
     fn mirrored_noise_comes_in_pairs() {
-        let mut nes = Nes::new(vec![0.0; 5], 4, 0.1, 0.01, 1.0, true);
-        let eps = nes.ask(&mut ChaCha8Rng::seed_from_u64(1)).to_vec();
+        let (mut nes, p) = nes(vec![0.0; 5], 4, 0.1, 0.01, 1.0, true);
+        let eps = nes.ask(&p, &mut ChaCha8Rng::seed_from_u64(1)).to_vec();
         assert_eq!(eps.len(), 20);
         for k in 0..5 {
             assert_eq!(eps[k], -eps[5 + k]);
@@ -249,10 +239,10 @@ mod tests {
         let target = vec![1.0f32, -2.0, 0.5, 3.0, -1.0, 0.0, 2.0, -0.5];
         let theta = vec![0.0f32; target.len()];
         for (seed, mirrored) in (0..20).flat_map(|s| [(s, true), (s, false)]) {
-            let mut nes = Nes::new(theta.clone(), 20, 0.1, 0.01, 1.0, mirrored);
-            nes.ask(&mut ChaCha8Rng::seed_from_u64(seed));
-            let fitness: Vec<f64> = (0..20).map(|o| quadratic(&nes.offspring(o), &target)).collect();
-            nes.tell(&fitness);
+            let (mut nes, p) = nes(theta.clone(), 20, 0.1, 0.01, 1.0, mirrored);
+            nes.ask(&p, &mut ChaCha8Rng::seed_from_u64(seed));
+            let fitness: Vec<f64> = (0..20).map(|o| quadratic(&nes.offspring(&p, o), &target)).collect();
+            nes.tell(&p, &fitness);
             let dot: f64 =
                 nes.theta.iter().zip(&theta).zip(&target).map(|((n, t), g)| ((n - t) * (g - t)) as f64).sum();
             assert!(dot > 0.0, "mirrored = {mirrored}: dot = {dot}");
@@ -264,12 +254,12 @@ mod tests {
     fn moves_toward_optimum_of_quadratic() {
         let mut rng = ChaCha8Rng::seed_from_u64(42);
         let target: Vec<f32> = (0..10).map(|k| (k as f32 - 4.5) / 4.5).collect();
-        let mut nes = Nes::new(vec![0.0; 10], 20, 0.1, 0.01, 1.0, true);
+        let (mut nes, p) = nes(vec![0.0; 10], 20, 0.1, 0.01, 1.0, true);
         let start = distance(&nes.theta, &target);
         for _ in 0..300 {
-            nes.ask(&mut rng);
-            let fitness: Vec<f64> = (0..20).map(|o| quadratic(&nes.offspring(o), &target)).collect();
-            nes.tell(&fitness);
+            nes.ask(&p, &mut rng);
+            let fitness: Vec<f64> = (0..20).map(|o| quadratic(&nes.offspring(&p, o), &target)).collect();
+            nes.tell(&p, &fitness);
         }
         let end = distance(&nes.theta, &target);
         assert!(end < 0.25 * start, "start {start}, end {end}");
@@ -277,18 +267,18 @@ mod tests {
 
     #[test]
     fn shaped_fitness_follows_the_offspring() {
-        let mut nes = Nes::new(vec![0.0; 3], 4, 0.1, 0.01, 1.0, true);
-        nes.ask(&mut ChaCha8Rng::seed_from_u64(5));
-        let shaped = nes.tell(&[0.2, 0.9, 0.1, 0.5]);
+        let (mut nes, p) = nes(vec![0.0; 3], 4, 0.1, 0.01, 1.0, true);
+        nes.ask(&p, &mut ChaCha8Rng::seed_from_u64(5));
+        let shaped = nes.tell(&p, &[0.2, 0.9, 0.1, 0.5]);
         let u = utilities(4);
         assert_eq!(shaped, vec![u[2], u[0], u[3], u[1]]);
     }
 
     #[test]
     fn weight_decay_without_signal_shrinks_theta() {
-        let mut nes = Nes::new(vec![1.0; 3], 4, 0.1, 0.0025, 0.5, true);
-        nes.ask(&mut ChaCha8Rng::seed_from_u64(3));
-        nes.tell(&[0.0; 4]);
+        let (mut nes, p) = nes(vec![1.0; 3], 4, 0.1, 0.0025, 0.5, true);
+        nes.ask(&p, &mut ChaCha8Rng::seed_from_u64(3));
+        nes.tell(&p, &[0.0; 4]);
         // Equal fitness: ranks by index; with mirrored pairs the ε terms partly cancel.
         assert!(nes.theta.iter().all(|t| (*t - 0.5).abs() < 0.05), "{:?}", nes.theta);
     }

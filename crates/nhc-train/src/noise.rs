@@ -25,14 +25,14 @@ impl<'a, P: Policy> WordNoise<'a, P> {
 }
 
 impl<P: Policy> Policy for WordNoise<'_, P> {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
-        self.inner.memory(obs, out);
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        self.inner.control(obs, c_c, out);
         for x in out.write.iter_mut().chain(out.prev_write.iter_mut()) {
             let e: f32 = StandardNormal.sample(&mut self.rng);
             *x += self.std * e;
         }
     }
-    fn bus(&mut self, input_bus: &[f32], read_now: &[f32]) -> BusDecision {
-        self.inner.bus(input_bus, read_now)
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        self.inner.bus(input_bus, c_c, read_now)
     }
 }

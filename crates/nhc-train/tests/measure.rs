@@ -1,5 +1,5 @@
 //! Measurement (run with `--ignored --nocapture`): how fast copy learns with the paper's config.
-use nhc_tasks::copy_family::copy::Copy;
+use nhc_model::Variant;
 use nhc_train::{TrainConfig, Trainer};
 use std::time::Instant;
 
@@ -10,7 +10,8 @@ fn measure_copy() {
     let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
     let lr: f64 = std::env::var("LR").ok().and_then(|s| s.parse().ok()).unwrap_or(0.01);
     let config = TrainConfig { max_iterations: iters, learning_rate: lr, ..Default::default() };
-    let mut t = Trainer::<Copy>::new(config, seed).unwrap();
+    let task = nhc_tasks::find("copy").unwrap();
+    let mut t = Trainer::new(task, Variant::Nhc, config.validate().unwrap(), seed).unwrap();
     let start = Instant::now();
     let mut last_fit = 0.0;
     t.run(|log| {

@@ -1,11 +1,16 @@
 //! End-to-end training on copy: learning happens, and runs are deterministic across thread
 //! counts and checkpoints. Bounds are set from measurements (see the comments) with margin.
 
-use nhc_tasks::copy_family::copy::Copy;
+use nhc_model::Variant;
+use nhc_tasks::registry::AnyTask;
 use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer, check_levels};
 
-fn run(config: TrainConfig, seed: u64, iterations: u64) -> (Trainer<Copy>, Vec<IterationLog>) {
-    let mut t = Trainer::<Copy>::new(config, seed).unwrap();
+fn copy() -> &'static dyn AnyTask {
+    nhc_tasks::find("copy").unwrap()
+}
+
+fn run(config: TrainConfig, seed: u64, iterations: u64) -> (Trainer, Vec<IterationLog>) {
+    let mut t = Trainer::new(copy(), Variant::Nhc, config.validate().unwrap(), seed).unwrap();
     let mut logs = Vec::new();
     while !t.done() && t.state().iteration < iterations {
         logs.push(t.step());
@@ -84,7 +89,7 @@ fn checkpoint_resume_matches_uninterrupted_run() -> Result<(), Box<dyn std::erro
     let (straight, _) = run(quick(), 4, 60);
     let (half, _) = run(quick(), 4, 30);
     let json = serde_json::to_string(&half.into_state())?;
-    let mut resumed = Trainer::<Copy>::from_state(serde_json::from_str(&json)?)?;
+    let mut resumed = Trainer::from_state(copy(), serde_json::from_str(&json)?)?;
     while resumed.state().iteration < 60 {
         resumed.step();
     }
@@ -138,14 +143,20 @@ fn failed_generalization_check_restarts_the_lineage() {
 
 #[test]
 fn from_state_rejects_other_task_and_bad_theta() {
-    let t = Trainer::<Copy>::new(TrainConfig::default(), 0).unwrap();
+    let t = Trainer::new(copy(), Variant::Nhc, TrainConfig::default().validate().unwrap(), 0).unwrap();
     let mut s = t.into_state();
     s.task = "reverse".into();
-    assert!(Trainer::<Copy>::from_state(s.clone()).is_err());
+    assert!(Trainer::from_state(copy(), s.clone()).is_err());
     s.task = "copy".into();
+    s.variant = Variant::NhcPrev;
+    assert!(Trainer::from_state(copy(), s.clone()).is_err(), "θ of the full NHC is not NHC-prev's");
+    s.variant = Variant::Nhc;
     s.nes.theta.pop();
-    assert!(Trainer::<Copy>::from_state(s.clone()).is_err());
-    assert!(Trainer::<Copy>::new(TrainConfig { batch: 0, ..Default::default() }, 0).is_err());
+    assert!(Trainer::from_state(copy(), s.clone()).is_err());
+    assert!(TrainConfig { batch: 0, ..Default::default() }.validate().is_err());
+    let mut json = serde_json::to_value(&s).unwrap();
+    json["config"]["batch"] = 0.into();
+    assert!(serde_json::from_value::<TrainState>(json).is_err(), "a checkpoint's config is checked");
 }
 
 /// The check's 200 samples of `configs/check99.toml` cover every level from 11 to 99, in
@@ -162,4 +173,22 @@ fn check_levels_cover_every_level_beyond_the_curriculum() {
     assert_eq!(check_levels(&one), vec![99]);
     let low = TrainConfig { check_level: 5, check_samples: 3, ..TrainConfig::default() };
     assert_eq!(check_levels(&low), vec![5, 5, 5]);
+}
+
+/// The ablations train through the same loop, on their own configs.
+#[test]
+fn variants_train_with_their_own_configs() {
+    for (variant, ancestry, previous_update, write_heads) in
+        [(Variant::NhcAnc, false, true, 1), (Variant::NhcPrev, true, false, 2)]
+    {
+        let mut t = Trainer::new(copy(), variant, quick().validate().unwrap(), 1).unwrap();
+        let m = t.model().clone();
+        assert_eq!((m.ancestry, m.previous_update, m.write_heads), (ancestry, previous_update, write_heads));
+        assert_eq!(t.theta().len(), nhc_model::Layout::new(&m).len());
+        let logs: Vec<IterationLog> = (0..20).map(|_| t.step()).collect();
+        assert!(logs.iter().any(|l| l.updated), "{variant}: θ must be updated");
+        let json = serde_json::to_string(t.state()).unwrap();
+        let back = Trainer::from_state(copy(), serde_json::from_str(&json).unwrap()).unwrap();
+        assert_eq!(back.state().variant, variant);
+    }
 }

@@ -6,30 +6,33 @@
 //! after the last object reads an output-phase word: that is the `M` step.
 
 use super::*;
-use crate::Task;
+use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-pub struct Copy;
+/// copy (SPEC §9).
+pub const COPY: Algorithm = Algorithm { name: "copy", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 
-impl Task for Copy {
-    type Scripted = ForwardScript;
-    const NAME: &'static str = "copy";
-    sequence_task!(SignalSet::FirstInnerLast);
+/// copy on a domain of objects.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Copy<O>(pub O);
 
-    fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
-        Sequence { items: random_objects(level, rng), passes: 1 }
+impl<O: Objects> Task for Copy<O> {
+    sequence_task!(COPY, SignalSet::FirstInnerLast);
+
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        Sequence { items: random_objects(&self.0, level, rng), passes: 1 }
     }
-    fn trace(s: &Sequence) -> Trace<Object> {
+    fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
         trace(s.items.len(), &[&s.items])
     }
-    fn reference(s: &Sequence) -> Vec<Object> {
+    fn reference(&self, s: &Self::Sample) -> Vec<O::Object> {
         s.items.clone()
     }
-    fn scripted() -> ForwardScript {
-        ForwardScript { signals: SignalSet::FirstInnerLast }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(ForwardScript { signals: SignalSet::FirstInnerLast })
     }
-    fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
-        parse_list(v)
+    fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
+        parse_list(&self.0, v)
     }
 }
 
@@ -42,7 +45,7 @@ pub struct ForwardScript {
 }
 
 impl Policy for ForwardScript {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, _c_c: &mut [f32], out: &mut MemoryDecision) {
         let c = obs.input_controller;
         let output = c[self.signals.count() - 1] > 0.5;
         script_write(self.signals, obs.input_memory, &mut out.write);
@@ -51,7 +54,7 @@ impl Policy for ForwardScript {
         let started = obs.bus_prev[OP_MARK] < 0.5;
         out.read_modes[0] = if output && started { ReadMode::Forward(0) } else { ReadMode::Halt(0) };
     }
-    fn bus(&mut self, c_ib: &[f32], read_now: &[f32]) -> BusDecision {
+    fn bus(&mut self, c_ib: &[f32], _c_c: &[f32], read_now: &[f32]) -> BusDecision {
         let output = c_ib[self.signals.count() - 1] > 0.5;
         let op = if output && !word_output(read_now) { OP_OUTPUT } else { OP_MARK };
         BusDecision { op, margin: 1.0 }

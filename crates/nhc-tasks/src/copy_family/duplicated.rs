@@ -3,38 +3,43 @@
 
 use super::copy::ForwardScript;
 use super::*;
-use crate::Task;
+use crate::{Algorithm, Task};
+use nhc_model::Policy;
 
-pub struct Duplicated;
+/// duplicated (SPEC §9).
+pub const DUPLICATED: Algorithm =
+    Algorithm { name: "duplicated", ops: &OPS, config: config(SignalSet::FirstRepeat) };
 
-impl Task for Duplicated {
-    type Scripted = ForwardScript;
-    const NAME: &'static str = "duplicated";
-    sequence_task!(SignalSet::FirstRepeat);
+/// duplicated on a domain of objects.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Duplicated<O>(pub O);
 
-    fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
-        let mut distinct: Vec<Object> = Vec::with_capacity(level);
+impl<O: Objects> Task for Duplicated<O> {
+    sequence_task!(DUPLICATED, SignalSet::FirstRepeat);
+
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        let mut distinct: Vec<O::Object> = Vec::with_capacity(level);
         while distinct.len() < level {
-            let x = random_objects(1, rng)[0];
+            let x = self.0.random(rng);
             if distinct.last() != Some(&x) {
                 distinct.push(x);
             }
         }
-        let items = distinct.iter().flat_map(|&x| std::iter::repeat_n(x, level)).collect();
+        let items = distinct.iter().flat_map(|x| std::iter::repeat_n(x.clone(), level)).collect();
         Sequence { items, passes: 1 }
     }
-    fn trace(s: &Sequence) -> Trace<Object> {
-        trace(s.items.len(), &[&Self::reference(s)])
+    fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
+        trace(s.items.len(), &[&self.reference(s)])
     }
-    fn reference(s: &Sequence) -> Vec<Object> {
+    fn reference(&self, s: &Self::Sample) -> Vec<O::Object> {
         let mut out = s.items.clone();
         out.dedup();
         out
     }
-    fn scripted() -> ForwardScript {
-        ForwardScript { signals: SignalSet::FirstRepeat }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(ForwardScript { signals: SignalSet::FirstRepeat })
     }
-    fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
-        parse_list(v)
+    fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
+        parse_list(&self.0, v)
     }
 }

@@ -1,56 +1,81 @@
-//! The copy family (SPEC §9): copy, reverse, repeatCopy, duplicated. They share one pair of data
-//! modules ([`SequenceModules`]): objects are 6-bit vectors (D = 6), the ALU passes data through
-//! and has the operations `O` (output) and `M` (mark the end of a pass).
+//! The copy family (SPEC §9): copy, reverse, repeatCopy, duplicated. The four algorithms share
+//! one pair of data modules ([`SequenceModules`]): the ALU passes data through and has the
+//! operations `O` (output) and `M` (mark the end of a pass). The data is a domain's objects
+//! ([`Objects`]); training uses 6-bit binary vectors ([`Binary`]).
 //!
 //! Convention (docs/DESIGN.md): `M` is a step of its own after the last output of a pass; its
 //! operation is scored, its data is not.
 
-/// The items every copy-family [`crate::Task`] shares: types, config, data modules, answer and
+/// The items every copy-family [`crate::Task`] shares: types, domain, data modules, answer and
 /// its JSON form.
 macro_rules! sequence_task {
-    ($signals:expr) => {
-        type Data = Object;
-        type Sample = Sequence;
-        type Answer = Vec<Object>;
-        type Modules = SequenceModules;
-        const OPS: &'static [&'static str] = &["O", "M"];
+    ($algorithm:expr, $signals:expr) => {
+        type Data = O::Object;
+        type Sample = Sequence<O::Object>;
+        type Answer = Vec<O::Object>;
+        type Modules = SequenceModules<O::Object>;
 
-        fn config() -> Config {
-            config($signals)
+        fn algorithm(&self) -> &'static Algorithm {
+            &$algorithm
         }
-        fn modules(s: &Sequence) -> SequenceModules {
+        fn domain(&self) -> &'static str {
+            self.0.name()
+        }
+        fn modules(&self, s: &Self::Sample) -> Self::Modules {
             SequenceModules::new(s, $signals)
         }
-        fn answer(m: &SequenceModules) -> Vec<Object> {
+        fn answer(&self, m: &Self::Modules) -> Vec<O::Object> {
             m.outputs().to_vec()
         }
-        fn answer_json(a: &Vec<Object>) -> serde_json::Value {
-            objects_json(a)
+        fn answer_json(&self, a: &Vec<O::Object>) -> serde_json::Value {
+            a.iter().map(|x| self.0.json(x)).collect::<Vec<_>>().into()
         }
-        fn show(d: &Object) -> String {
-            show(d)
+        fn show(&self, d: &O::Object) -> String {
+            self.0.show(d)
         }
     };
 }
 
+pub mod binary;
 pub mod copy;
 pub mod duplicated;
 pub mod repeat_copy;
 pub mod reverse;
 
-use crate::{InputError, SampleRng};
+pub use binary::Binary;
+pub use copy::Copy;
+pub use duplicated::Duplicated;
+pub use repeat_copy::RepeatCopy;
+pub use reverse::Reverse;
+
+use crate::{InputError, SampleRng, flag};
 use nhc_model::{Config, DataModules, Signals, Trace};
-use rand::RngExt;
+use std::fmt::Debug;
 
 /// ALU operation `O`: output the object read.
 pub const OP_OUTPUT: usize = 0;
 /// ALU operation `M`: mark the end of a pass.
 pub const OP_MARK: usize = 1;
-/// Bits per object (D).
-pub const BITS: u32 = 6;
+/// Operation names in Bus order.
+pub const OPS: [&str; 2] = ["O", "M"];
 
-/// One object: a 6-bit vector, bit k of the byte is element k.
-pub type Object = u8;
+/// A copy-family data domain: what one object is, how to draw, read and print it.
+pub trait Objects: Send + Sync + 'static {
+    /// One object, one data word.
+    type Object: Clone + Default + PartialEq + Debug + Send + Sync;
+    /// The domain's name.
+    fn name(&self) -> &'static str;
+    /// A uniformly random object.
+    fn random(&self, rng: &mut SampleRng) -> Self::Object;
+    /// Object `i` of a user's list.
+    fn parse(&self, v: &serde_json::Value, i: usize) -> Result<Self::Object, InputError>;
+    /// What [`Objects::parse`] takes, for messages (e.g. "arrays of six 0/1 numbers").
+    fn form(&self) -> &'static str;
+    /// An object as JSON, in the form [`Objects::parse`] takes.
+    fn json(&self, x: &Self::Object) -> serde_json::Value;
+    /// An object as short text.
+    fn show(&self, x: &Self::Object) -> String;
+}
 
 /// Which control signals the Input sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +89,7 @@ pub enum SignalSet {
 
 impl SignalSet {
     /// Number of signals.
-    pub fn count(self) -> usize {
+    pub const fn count(self) -> usize {
         match self {
             SignalSet::FirstInnerLast => 4,
             SignalSet::FirstRepeat => 3,
@@ -74,7 +99,7 @@ impl SignalSet {
 
 /// The copy family's config: L_C = 6, C = 4, one head each, Bus feedback on, ALU feedback off
 /// (the ALU has no function here), free gates on (SPEC §2, paper "Modules Instantiations").
-pub fn config(signals: SignalSet) -> Config {
+pub const fn config(signals: SignalSet) -> Config {
     let n = signals.count();
     Config {
         input_controller: n,
@@ -89,27 +114,28 @@ pub fn config(signals: SignalSet) -> Config {
 
 /// A copy-family sample: the presented stream and how many `M`s end the output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sequence {
-    pub items: Vec<Object>,
+pub struct Sequence<X> {
+    pub items: Vec<X>,
     pub passes: usize,
 }
 
 /// Input and ALU of the copy family (paper, Supplementary "Copy, RepeatCopy, Reverse,
-/// Duplicated"). Input presents the stream, then signals the output phase until the ALU has
-/// seen `passes` marks; the ALU passes data through and collects the outputs.
+/// Duplicated"). Input presents the stream, then signals the output phase (with `d_i` the
+/// default word) until the ALU has seen `passes` marks; the ALU passes data through and collects
+/// the outputs.
 #[derive(Debug, Clone)]
-pub struct SequenceModules {
-    items: Vec<Object>,
+pub struct SequenceModules<X> {
+    items: Vec<X>,
     signals: SignalSet,
     passes: usize,
     next: usize,
     marks: usize,
-    outputs: Vec<Object>,
+    outputs: Vec<X>,
     buf: [f32; 4],
 }
 
-impl SequenceModules {
-    pub fn new(sample: &Sequence, signals: SignalSet) -> Self {
+impl<X: Clone> SequenceModules<X> {
+    pub fn new(sample: &Sequence<X>, signals: SignalSet) -> Self {
         SequenceModules {
             items: sample.items.clone(),
             signals,
@@ -124,51 +150,51 @@ impl SequenceModules {
         self.next > self.items.len()
     }
     /// Objects output with `O`, in order.
-    pub fn outputs(&self) -> &[Object] {
+    pub fn outputs(&self) -> &[X] {
         &self.outputs
     }
 }
 
-impl DataModules for SequenceModules {
-    type Data = Object;
+impl<X: Clone + Default + PartialEq + Debug> DataModules for SequenceModules<X> {
+    type Data = X;
 
-    fn input(&mut self, _d_out_prev: Option<&Object>, s: &mut Signals) -> Option<Object> {
+    fn input(&mut self, _d_out_prev: Option<&X>, s: &mut Signals) -> Option<X> {
         let n = self.items.len();
         let k = self.next;
         let d_i = if k < n {
-            let x = self.items[k];
+            let x = &self.items[k];
             match self.signals {
                 SignalSet::FirstInnerLast => {
                     let (first, last) = (k == 0, k + 1 == n);
-                    self.buf = [f(first), f(!first && !last), f(last), 0.0];
+                    self.buf = [flag(first), flag(!first && !last), flag(last), 0.0];
                 }
                 SignalSet::FirstRepeat => {
-                    let first = k == 0 || self.items[k - 1] != x;
-                    self.buf = [f(first), f(!first), 0.0, 0.0];
+                    let first = k == 0 || self.items[k - 1] != *x;
+                    self.buf = [flag(first), flag(!first), 0.0, 0.0];
                 }
             }
-            x
+            x.clone()
         } else {
             if self.marks >= self.passes {
                 return None;
             }
             self.buf = [0.0; 4];
             self.buf[self.signals.count() - 1] = 1.0;
-            0
+            X::default()
         };
         self.next = (k + 1).min(n + 1);
         s.set_all(&self.buf[..self.signals.count()]);
         Some(d_i)
     }
 
-    fn alu(&mut self, reads: &[Object], op: usize, _feedback: &mut [f32]) -> Object {
+    fn alu(&mut self, reads: &[X], op: usize, _feedback: &mut [f32]) -> X {
         if self.output_phase() {
             match op {
-                OP_OUTPUT => self.outputs.push(reads[0]),
+                OP_OUTPUT => self.outputs.push(reads[0].clone()),
                 _ => self.marks += 1,
             }
         }
-        reads[0]
+        reads[0].clone()
     }
 
     fn phase(&self) -> &'static str {
@@ -176,65 +202,39 @@ impl DataModules for SequenceModules {
     }
 }
 
-fn f(b: bool) -> f32 {
-    if b { 1.0 } else { 0.0 }
-}
-
-/// `n` random objects.
-pub fn random_objects(n: usize, rng: &mut SampleRng) -> Vec<Object> {
-    (0..n).map(|_| rng.random_range(0..1u8 << BITS)).collect()
+/// `n` random objects of domain `o`.
+pub fn random_objects<O: Objects>(o: &O, n: usize, rng: &mut SampleRng) -> Vec<O::Object> {
+    (0..n).map(|_| o.random(rng)).collect()
 }
 
 /// Expected trace: the presentation is unscored; each pass outputs `pass` with `O`, then `M`.
-pub fn trace(presented: usize, passes: &[&[Object]]) -> Trace<Object> {
+pub fn trace<X: Clone + PartialEq>(presented: usize, passes: &[&[X]]) -> Trace<X> {
     let mut t = Trace::new(1);
     (0..presented).for_each(|_| t.push_unscored());
     for pass in passes {
-        for &x in *pass {
-            t.push(OP_OUTPUT, &[Some(x)]);
+        for x in *pass {
+            t.push(OP_OUTPUT, &[Some(x.clone())]);
         }
         t.push(OP_MARK, &[None]);
     }
     t
 }
 
-/// Objects as text: each a string of 6 binary digits, element 0 first.
-pub fn show(x: &Object) -> String {
-    (0..BITS).map(|k| if x >> k & 1 == 1 { '1' } else { '0' }).collect()
-}
-
-/// Parses a JSON array of 6-element 0/1 arrays.
-pub fn parse_objects(v: &serde_json::Value) -> Result<Vec<Object>, InputError> {
+/// Parses a JSON array of objects of domain `o`.
+pub fn parse_objects<O: Objects>(o: &O, v: &serde_json::Value) -> Result<Vec<O::Object>, InputError> {
     let arr = v
         .as_array()
-        .ok_or_else(|| InputError::new("expected a JSON array of objects (arrays of six 0/1 numbers)"))?;
-    arr.iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let bits = item.as_array().filter(|b| b.len() == BITS as usize).ok_or_else(|| {
-                InputError::new(format!("object {i} must be an array of {BITS} numbers 0 or 1"))
-            })?;
-            bits.iter().enumerate().try_fold(0u8, |acc, (k, b)| match b.as_u64() {
-                Some(0) => Ok(acc),
-                Some(1) => Ok(acc | 1 << k),
-                _ => Err(InputError::new(format!("object {i}, element {k}: expected 0 or 1, got {b}"))),
-            })
-        })
-        .collect()
+        .ok_or_else(|| InputError::new(format!("expected a JSON array of objects ({})", o.form())))?;
+    arr.iter().enumerate().map(|(i, item)| o.parse(item, i)).collect()
 }
 
 /// A user's list (copy, reverse, duplicated): a non-empty JSON array of objects, one pass.
-pub fn parse_list(v: &serde_json::Value) -> Result<Sequence, InputError> {
-    let items = parse_objects(v)?;
+pub fn parse_list<O: Objects>(o: &O, v: &serde_json::Value) -> Result<Sequence<O::Object>, InputError> {
+    let items = parse_objects(o, v)?;
     if items.is_empty() {
         return Err(InputError::new("the list must hold at least one object"));
     }
     Ok(Sequence { items, passes: 1 })
-}
-
-/// Objects as a JSON array of 0/1 arrays.
-pub fn objects_json(xs: &[Object]) -> serde_json::Value {
-    xs.iter().map(|x| (0..BITS).map(|k| (x >> k) & 1).collect::<Vec<_>>()).collect::<Vec<_>>().into()
 }
 
 /// What the scripted solutions write during the presentation: `[first, last, 0, 0]`; during
@@ -252,9 +252,15 @@ pub fn script_write(signals: SignalSet, c_i: &[f32], out: &mut [f32]) {
     }
 }
 
-/// The Bus decision of a scripted solution that planned its operation in `Policy::memory`.
-pub fn planned_op(mark: bool) -> nhc_model::BusDecision {
-    nhc_model::BusDecision { op: if mark { OP_MARK } else { OP_OUTPUT }, margin: 1.0 }
+/// The plan a scripted solution makes in its Controller and hands to the Bus through c_c:
+/// `c_c[0] = 1` means `M`.
+pub fn plan_mark(c_c: &mut [f32], mark: bool) {
+    c_c[0] = flag(mark);
+}
+
+/// The Bus decision of a scripted solution that planned its operation with [`plan_mark`].
+pub fn planned_op(c_c: &[f32]) -> nhc_model::BusDecision {
+    nhc_model::BusDecision { op: if c_c[0] > 0.5 { OP_MARK } else { OP_OUTPUT }, margin: 1.0 }
 }
 
 /// Word flags the scripted solutions read back.

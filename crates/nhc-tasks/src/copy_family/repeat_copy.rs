@@ -6,36 +6,41 @@
 //! first object), walks forward (F1), and marks the step after reading the word flagged "last".
 
 use super::*;
-use crate::Task;
+use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-pub struct RepeatCopy;
+/// repeatCopy (SPEC §9).
+pub const REPEAT_COPY: Algorithm =
+    Algorithm { name: "repeatCopy", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 
-impl Task for RepeatCopy {
-    type Scripted = RepeatScript;
-    const NAME: &'static str = "repeatCopy";
-    sequence_task!(SignalSet::FirstInnerLast);
+/// repeatCopy on a domain of objects.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RepeatCopy<O>(pub O);
 
-    fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
-        Sequence { items: random_objects(level, rng), passes: level }
+impl<O: Objects> Task for RepeatCopy<O> {
+    sequence_task!(REPEAT_COPY, SignalSet::FirstInnerLast);
+
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        Sequence { items: random_objects(&self.0, level, rng), passes: level }
     }
-    fn trace(s: &Sequence) -> Trace<Object> {
+    fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
         trace(s.items.len(), &vec![s.items.as_slice(); s.passes])
     }
-    fn reference(s: &Sequence) -> Vec<Object> {
-        s.items.repeat(s.passes)
+    fn reference(&self, s: &Self::Sample) -> Vec<O::Object> {
+        (0..s.passes).flat_map(|_| s.items.iter().cloned()).collect()
     }
-    fn scripted() -> RepeatScript {
-        RepeatScript { mark: false }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(RepeatScript)
     }
-    fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
+    fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
         let obj = v.as_object().ok_or_else(|| {
             InputError::new(r#"repeatCopy takes {"items": [[0,1,0,0,1,1], ...], "copies": c}"#)
         })?;
         if let Some(k) = obj.keys().find(|k| *k != "items" && *k != "copies") {
             return Err(InputError::new(format!("unknown key `{k}`; expected `items` and `copies`")));
         }
-        let items = parse_objects(obj.get("items").ok_or_else(|| InputError::new("missing key `items`"))?)?;
+        let items =
+            parse_objects(&self.0, obj.get("items").ok_or_else(|| InputError::new("missing key `items`"))?)?;
         let copies = obj
             .get("copies")
             .and_then(|c| c.as_u64())
@@ -50,18 +55,17 @@ impl Task for RepeatCopy {
 
 /// Scripted solution of repeatCopy.
 #[derive(Debug, Clone, Copy)]
-pub struct RepeatScript {
-    mark: bool,
-}
+pub struct RepeatScript;
 
 impl Policy for RepeatScript {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
         let output = obs.input_controller[3] > 0.5;
         script_write(SignalSet::FirstInnerLast, obs.input_memory, &mut out.write);
         out.free_write[0] = output;
         let pass_start = obs.bus_prev[OP_MARK] > 0.5;
-        self.mark = !output || (!pass_start && word_last(obs.read_prev));
-        out.read_modes[0] = if !output || self.mark {
+        let mark = !output || (!pass_start && word_last(obs.read_prev));
+        plan_mark(c_c, mark);
+        out.read_modes[0] = if !output || mark {
             ReadMode::Halt(0)
         } else if pass_start {
             ReadMode::Parent(0)
@@ -69,7 +73,7 @@ impl Policy for RepeatScript {
             ReadMode::Forward(0)
         };
     }
-    fn bus(&mut self, _c_ib: &[f32], _read_now: &[f32]) -> BusDecision {
-        planned_op(self.mark)
+    fn bus(&mut self, _c_ib: &[f32], c_c: &[f32], _read_now: &[f32]) -> BusDecision {
+        planned_op(c_c)
     }
 }

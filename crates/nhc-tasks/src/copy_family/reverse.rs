@@ -5,53 +5,56 @@
 //! step after reading the word flagged "first".
 
 use super::*;
-use crate::Task;
+use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-pub struct Reverse;
+/// reverse (SPEC §9).
+pub const REVERSE: Algorithm =
+    Algorithm { name: "reverse", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 
-impl Task for Reverse {
-    type Scripted = ReverseScript;
-    const NAME: &'static str = "reverse";
-    sequence_task!(SignalSet::FirstInnerLast);
+/// reverse on a domain of objects.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reverse<O>(pub O);
 
-    fn sample(level: usize, rng: &mut SampleRng) -> Sequence {
-        Sequence { items: random_objects(level, rng), passes: 1 }
+impl<O: Objects> Task for Reverse<O> {
+    sequence_task!(REVERSE, SignalSet::FirstInnerLast);
+
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        Sequence { items: random_objects(&self.0, level, rng), passes: 1 }
     }
-    fn trace(s: &Sequence) -> Trace<Object> {
-        trace(s.items.len(), &[&Self::reference(s)])
+    fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
+        trace(s.items.len(), &[&self.reference(s)])
     }
-    fn reference(s: &Sequence) -> Vec<Object> {
-        s.items.iter().rev().copied().collect()
+    fn reference(&self, s: &Self::Sample) -> Vec<O::Object> {
+        s.items.iter().rev().cloned().collect()
     }
-    fn scripted() -> ReverseScript {
-        ReverseScript { mark: false }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        Box::new(ReverseScript)
     }
-    fn parse_input(v: &serde_json::Value) -> Result<Sequence, InputError> {
-        parse_list(v)
+    fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
+        parse_list(&self.0, v)
     }
 }
 
 /// Scripted solution of reverse.
 #[derive(Debug, Clone, Copy)]
-pub struct ReverseScript {
-    mark: bool,
-}
+pub struct ReverseScript;
 
 impl Policy for ReverseScript {
-    fn memory(&mut self, obs: &Observation<'_>, out: &mut MemoryDecision) {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
         let output = obs.input_controller[3] > 0.5;
         script_write(SignalSet::FirstInnerLast, obs.input_memory, &mut out.write);
         out.free_write[0] = output;
         let started = obs.bus_prev[OP_MARK] < 0.5;
-        self.mark = !output || (started && word_first(obs.read_prev));
-        out.read_modes[0] = match (output, started && !self.mark) {
+        let mark = !output || (started && word_first(obs.read_prev));
+        plan_mark(c_c, mark);
+        out.read_modes[0] = match (output, started && !mark) {
             (false, _) => ReadMode::Forward(0),
             (true, true) => ReadMode::Backward(0),
             (true, false) => ReadMode::Halt(0),
         };
     }
-    fn bus(&mut self, _c_ib: &[f32], _read_now: &[f32]) -> BusDecision {
-        planned_op(self.mark)
+    fn bus(&mut self, _c_ib: &[f32], c_c: &[f32], _read_now: &[f32]) -> BusDecision {
+        planned_op(c_c)
     }
 }

@@ -6,6 +6,7 @@
 use super::{ACTIONS, World};
 use crate::SampleRng;
 use rand::RngExt;
+use serde_json::Value;
 use std::fmt;
 
 /// One cell; the one-hot encoding follows this order: {empty, wall, box, agent}.
@@ -193,7 +194,33 @@ pub struct Sokoban<const N: usize>;
 
 impl<const N: usize> World for Sokoban<N> {
     type State = Board<N>;
+    fn name(&self) -> &'static str {
+        match N {
+            6 => "sokoban6",
+            8 => "sokoban8",
+            _ => "sokoban",
+        }
+    }
     fn apply(&self, s: &Board<N>, action: usize) -> Board<N> {
         s.moved(action)
+    }
+    fn random_state(&self, rng: &mut SampleRng) -> Board<N> {
+        Board::random(rng)
+    }
+    /// An array of N text rows ([`Board::parse`]).
+    fn parse_state(&self, v: &Value) -> Result<Board<N>, String> {
+        let rows = v.as_array().ok_or_else(|| format!("must be an array of {N} strings"))?;
+        let rows: Vec<&str> =
+            rows.iter().map(|r| r.as_str().ok_or("every row must be a string")).collect::<Result<_, _>>()?;
+        Board::parse(&rows)
+    }
+    fn form(&self) -> String {
+        format!("an array of {N} strings (a text map)")
+    }
+    fn rows(&self, s: &Board<N>) -> Vec<String> {
+        s.rows()
+    }
+    fn show(&self, s: &Board<N>) -> String {
+        s.show()
     }
 }

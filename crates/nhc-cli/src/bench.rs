@@ -1,0 +1,83 @@
+//! `nhc bench`: model steps per second, and with `--train` training iterations per second.
+
+use anyhow::Result;
+use nhc_model::{Params, Variant};
+use nhc_tasks::registry::AnyTask;
+use nhc_tasks::{Model, find};
+use nhc_train::{Trainer, ValidConfig};
+use rand::{RngExt, SeedableRng};
+use std::time::Instant;
+
+/// Steps per second of the learned path (random θ) and the scripted path, one level-`level`
+/// sample each, fastest of `repeat`.
+pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
+    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
+        nhc_tasks::registry::all().to_vec()
+    } else {
+        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
+    };
+    println!("| task | path | level | steps | seconds | steps/s | ns/step |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for task in tasks {
+        let config = task.config();
+        let len = nhc_model::Layout::new(&config).len();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let params = Params::new(config, theta)?;
+        let learned =
+            Model::Learned(Box::new(nhc_tasks::model::LearnedModel { variant: Variant::Nhc, params }));
+        for (path, model, cap) in
+            [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)]
+        {
+            let mut best: Option<(u64, f64)> = None;
+            for _ in 0..repeat {
+                let (steps, secs) = task.time_sample(model, level, 1, cap)?;
+                if best.is_none_or(|(_, b)| secs < b) {
+                    best = Some((steps, secs));
+                }
+            }
+            let (steps, secs) = best.unwrap_or((0, 0.0));
+            println!(
+                "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |",
+                task.name(),
+                steps as f64 / secs,
+                1e9 * secs / steps as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Training throughput (`nhc bench --train`): for each task, a fresh run (seed 1, default config)
+/// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
+/// each; prints iterations and model steps per second over all levels.
+pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
+    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
+        nhc_tasks::names().into_iter().map(find).collect::<Result<_, _>>()?
+    } else {
+        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
+    };
+    println!("| task | iterations | seconds | iterations/s | steps | steps/s |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for task in tasks {
+        let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
+        for level in 1..=10 {
+            let mut state = Trainer::new(task, Variant::Nhc, ValidConfig::paper(), 1)?.into_state();
+            state.curriculum.level = level;
+            let mut trainer = Trainer::from_state(task, state)?;
+            let start = Instant::now();
+            for _ in 0..iterations {
+                steps += trainer.step().steps;
+                n += 1;
+            }
+            secs += start.elapsed().as_secs_f64();
+        }
+        println!(
+            "| {} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |",
+            task.name(),
+            n as f64 / secs,
+            steps as f64 / secs
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,35 @@
+//! `nhc eval`: a model on fresh samples of one level (SPEC §8).
+
+use crate::{ModelArgs, emit};
+use anyhow::Result;
+
+pub fn eval(args: &ModelArgs, level: usize, samples: usize, seed: u64, json: bool) -> Result<()> {
+    let (task, model) = args.load()?;
+    let r = task.evaluate(&model, level, samples, seed)?;
+    if json {
+        return emit(&format!("{}\n", serde_json::to_string(&r)?));
+    }
+    let mut text = format!(
+        "{} level {}: solved {}/{} samples ({:.1} %), {} steps, mean fitness {:.4}, {:.2} s\n",
+        r.task,
+        r.level,
+        r.solved,
+        r.samples,
+        100.0 * r.solved as f64 / r.samples as f64,
+        r.steps,
+        r.mean_fitness,
+        r.seconds
+    );
+    if !r.failed.is_empty() {
+        let shown: Vec<String> = r.failed.iter().take(10).map(u64::to_string).collect();
+        let more = if r.failed.len() > 10 { ", …" } else { "" };
+        text += &format!(
+            "unsolved samples: {}{more} (see one: nhc trace --task {} --model … --level {} --seed {} --index I)\n",
+            shown.join(", "),
+            r.task,
+            r.level,
+            r.seed
+        );
+    }
+    emit(&text)
+}

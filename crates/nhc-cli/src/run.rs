@@ -1,0 +1,21 @@
+//! `nhc run`: a model on the user's own input.
+
+use crate::{Maps, ModelArgs, emit, user_input};
+use anyhow::{Context, Result};
+use serde_json::json;
+
+pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool) -> Result<()> {
+    let (task, model) = args.load()?;
+    let input = user_input(task, input, maps)?.context("give --input, or --start and --goal")?;
+    let r = task.run(&model, &input)?;
+    if json {
+        let line =
+            json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps });
+        return emit(&format!("{line}\n"));
+    }
+    emit(&format!("{}\n", r.text.trim_end()))?;
+    if !r.correct {
+        eprintln!("note: the model's answer differs from the reference answer {}", r.expected);
+    }
+    Ok(())
+}

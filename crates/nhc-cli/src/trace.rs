@@ -1,0 +1,106 @@
+//! `nhc trace`: what the model reads, writes and does, step by step, as a table, JSON lines or a
+//! figure.
+
+use crate::{Maps, ModelArgs, emit, user_input};
+use anyhow::{Result, bail};
+use nhc_tasks::registry::TraceSource;
+use std::path::PathBuf;
+
+/// Where the traced sample comes from.
+pub struct Source {
+    pub level: Option<usize>,
+    pub seed: u64,
+    pub index: u64,
+    pub input: Option<String>,
+    pub maps: Maps,
+}
+
+/// How to show the trace.
+pub struct Show {
+    pub json: bool,
+    pub words: bool,
+    pub figure: Option<PathBuf>,
+}
+
+pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
+    let (task, model) = args.load()?;
+    let source = match (from.level, user_input(task, from.input, from.maps)?) {
+        (Some(level), _) => TraceSource::Level { level, seed: from.seed, index: from.index },
+        (None, Some(input)) => TraceSource::Input(input),
+        (None, None) => bail!("give --level, --input, or --start and --goal"),
+    };
+    let (rows, report) = task.trace(&model, &source)?;
+    if let Some(path) = show.figure {
+        let title = format!("{}: behaviour on one sample ({} steps)", task.name(), rows.len());
+        crate::plots::behaviour(&rows, task.ops(), &title, &path)?;
+    }
+    print_trace(&rows, show.json, show.words, model.config(task.algorithm()).read_heads)?;
+    if !show.json {
+        let verdict = if report.correct { "correct" } else { "WRONG" };
+        emit(&format!("answer: {}\n{verdict}\n", report.output))?;
+    }
+    Ok(())
+}
+
+fn print_trace(rows: &[nhc_tasks::registry::TraceRow], json: bool, words: bool, heads: usize) -> Result<()> {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    if json {
+        for r in rows {
+            writeln!(text, "{}", serde_json::to_string(r)?)?;
+        }
+        return emit(&text);
+    }
+    write!(text, "{:>6}  {:<8} {:>6}", "step", "phase", "write")?;
+    for j in 1..=heads {
+        write!(text, "  {:>4} {:>6} {:<8}", format!("m{j}"), format!("r{j}"), format!("data{j}"))?;
+    }
+    write!(text, "  op  score  gates   ")?;
+    if words {
+        write!(text, "  written v / read c_m per head")?;
+    }
+    writeln!(text)?;
+    for r in rows {
+        let written: Vec<String> = r.written.iter().map(|w| w.to_string()).collect();
+        write!(text, "{:>6}  {:<8} {:>6}", r.step, r.phase, written.join(","))?;
+        for (mode, loc, data) in &r.reads {
+            write!(text, "  {mode:>4} {loc:>6} {data:<8}")?;
+        }
+        let score = match r.correct {
+            Some(true) => "ok",
+            Some(false) => "WRONG",
+            None => "",
+        };
+        write!(text, "  {:<3} {score:<6} {:<8}", r.op, gates(&r.control))?;
+        if words {
+            let all = r.control.written.iter().chain(&r.control.read);
+            write!(text, "  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "))?;
+        }
+        writeln!(text)?;
+    }
+    emit(&text)
+}
+
+/// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.
+fn gates(c: &nhc_tasks::registry::ControlRow) -> String {
+    let mut g = Vec::new();
+    for (j, u) in c.updates.iter().enumerate() {
+        if u.is_some() {
+            g.push(format!("u{}", j + 1));
+        }
+    }
+    if c.free_write.iter().any(|f| *f) {
+        g.push("fw".to_string());
+    }
+    for (j, f) in c.free_read.iter().enumerate() {
+        if *f {
+            g.push(format!("fr{}", j + 1));
+        }
+    }
+    g.join(",")
+}
+
+fn show_word(w: &[f32]) -> String {
+    let parts: Vec<String> = w.iter().map(|x| format!("{x:+.2}")).collect();
+    format!("[{}]", parts.join(" "))
+}

@@ -1,0 +1,197 @@
+//! The expected trace of a sample and the fitness of a run against it (SPEC §5). Scoring
+//! consumes the machine's steps; it is the only place the fitness is computed.
+
+use crate::machine::{DataModules, End, Machine, Run, StepRecord};
+use crate::memory::MemoryModule;
+use crate::policy::Policy;
+use std::fmt::Debug;
+use std::ops::ControlFlow;
+
+/// The expected trace of one sample (SPEC §5): per machine step, either unscored, or the
+/// expected ALU operation and, for the read heads that matter, the expected data read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace<D> {
+    heads: usize,
+    ops: Vec<Option<u8>>,
+    reads: Vec<Option<D>>,
+    scored: usize,
+}
+
+/// One step of a [`Trace`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expected<'a, D> {
+    /// `None` for an unscored step.
+    pub op: Option<usize>,
+    /// Expected data per read head; `None` where the head does not matter.
+    pub reads: &'a [Option<D>],
+}
+
+impl<D: Clone + PartialEq> Trace<D> {
+    pub fn new(read_heads: usize) -> Self {
+        Trace { heads: read_heads, ops: Vec::new(), reads: Vec::new(), scored: 0 }
+    }
+    /// A step nothing is expected of.
+    pub fn push_unscored(&mut self) {
+        self.ops.push(None);
+        self.reads.extend(std::iter::repeat_n(None, self.heads));
+    }
+    /// A scored step: operation `op` and the data each head should read (`None`: any).
+    pub fn push(&mut self, op: usize, reads: &[Option<D>]) {
+        assert_eq!(reads.len(), self.heads, "one expected read per read head");
+        self.ops.push(Some(op as u8));
+        self.reads.extend_from_slice(reads);
+        self.scored += 1;
+    }
+    /// Machine steps, scored or not.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+    /// T_max: the number of scored steps.
+    pub fn scored(&self) -> usize {
+        self.scored
+    }
+    pub fn step(&self, t: usize) -> Expected<'_, D> {
+        Expected {
+            op: self.ops[t].map(usize::from),
+            reads: &self.reads[t * self.heads..(t + 1) * self.heads],
+        }
+    }
+}
+
+/// Result of one run (SPEC §5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// Machine steps executed.
+    pub steps: u64,
+    /// T_max.
+    pub scored: usize,
+    /// Σ over scored steps up to and including the first wrong one of `data_ok + op_ok · margin`.
+    pub score: f64,
+    /// Step of the first mistake (wrong data, wrong op, stopping early or running past the end).
+    pub first_mistake: Option<u64>,
+}
+
+impl Outcome {
+    /// Every scored step right and the Input stopped exactly where the trace ends.
+    pub fn solved(&self) -> bool {
+        self.first_mistake.is_none()
+    }
+    /// `score / (2 T_max)` ∈ [0, 1].
+    pub fn fitness(&self) -> f64 {
+        if self.scored == 0 {
+            return if self.solved() { 1.0 } else { 0.0 };
+        }
+        self.score / (2.0 * self.scored as f64)
+    }
+}
+
+/// The fitness of SPEC §5, accumulated step by step against a trace.
+#[derive(Debug, Clone)]
+pub struct Scorer<'t, D> {
+    trace: &'t Trace<D>,
+    score: f64,
+    first_mistake: Option<u64>,
+}
+
+impl<'t, D: Clone + PartialEq> Scorer<'t, D> {
+    pub fn new(trace: &'t Trace<D>) -> Self {
+        Scorer { trace, score: 0.0, first_mistake: None }
+    }
+
+    /// Scores one step: `Some(right)` on a scored step (a step past the end of the trace is
+    /// wrong), `None` on an unscored one. Steps after the first mistake add nothing.
+    pub fn step<Dec>(&mut self, r: &StepRecord<'_, D, Dec>) -> Option<bool> {
+        let t = r.step;
+        let correct = if (t as usize) < self.trace.len() {
+            let exp = self.trace.step(t as usize);
+            exp.op.map(|op| {
+                let data_ok = exp.reads.iter().zip(r.reads).all(|(e, x)| e.as_ref().is_none_or(|e| e == x));
+                let op_ok = op == r.op;
+                if self.first_mistake.is_none() {
+                    self.score +=
+                        f64::from(u8::from(data_ok)) + if op_ok { f64::from(r.margin) } else { 0.0 };
+                }
+                data_ok && op_ok
+            })
+        } else {
+            Some(false)
+        };
+        if correct == Some(false) && self.first_mistake.is_none() {
+            self.first_mistake = Some(t);
+        }
+        correct
+    }
+
+    /// A step was wrong.
+    pub fn mistaken(&self) -> bool {
+        self.first_mistake.is_some()
+    }
+
+    /// The outcome once the run ended: stopping before the trace's end or being cut off by the
+    /// step limit is a mistake at that step.
+    pub fn finish(self, run: Run) -> Outcome {
+        let mut first = self.first_mistake;
+        match run.end {
+            End::Stopped if (run.steps as usize) < self.trace.len() && first.is_none() => {
+                first = Some(run.steps);
+            }
+            End::Cut => {
+                first.get_or_insert(run.steps);
+            }
+            _ => {}
+        }
+        Outcome { steps: run.steps, scored: self.trace.scored(), score: self.score, first_mistake: first }
+    }
+}
+
+/// How far to run a scored sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Stop at the first mistake (training and evaluation).
+    pub stop_at_mistake: bool,
+    /// Never run more steps than this.
+    pub max_steps: u64,
+}
+
+impl RunLimits {
+    /// Training and evaluation: stop at the first mistake.
+    pub const SCORE: RunLimits = RunLimits { stop_at_mistake: true, max_steps: u64::MAX };
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits::SCORE
+    }
+}
+
+/// Runs `modules` under `policy`, scoring against `trace`; `observe` sees every step with the
+/// scorer's verdict (pass `|_, _| {}` when not needed).
+pub fn run_scored<D, M, Mo, P>(
+    machine: &mut Machine<D, M>,
+    modules: &mut Mo,
+    policy: &mut P,
+    trace: &Trace<D>,
+    limits: RunLimits,
+    mut observe: impl FnMut(&StepRecord<'_, D, M::Decision>, Option<bool>),
+) -> Outcome
+where
+    D: Clone + Default + PartialEq + Debug,
+    M: MemoryModule<D>,
+    Mo: DataModules<Data = D> + ?Sized,
+    P: Policy<M::Decision> + ?Sized,
+{
+    let mut scorer = Scorer::new(trace);
+    let run = machine.run(modules, policy, limits.max_steps, |r| {
+        let verdict = scorer.step(r);
+        observe(r, verdict);
+        if limits.stop_at_mistake && scorer.mistaken() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    scorer.finish(run)
+}

@@ -1,0 +1,87 @@
+//! Model variants (paper, Table 1): the full NHC and its ablations, as maps from an algorithm's
+//! [`Config`] to the model's.
+
+use crate::config::Config;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Which model runs an algorithm (paper, "Comparison Methods").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// The full NHC.
+    #[default]
+    Nhc,
+    /// NHC-anc: no ancestry linkage (no P and C read modes).
+    NhcAnc,
+    /// NHC-prev: no previous-update head; two write heads instead (paper: "to counter the
+    /// removed update head").
+    NhcPrev,
+}
+
+/// A variant name that is not known.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error("unknown model variant `{0}`; known variants: nhc, nhc-anc, nhc-prev")]
+pub struct UnknownVariant(pub String);
+
+impl Variant {
+    /// Every variant, the full NHC first.
+    pub const ALL: [Variant; 3] = [Variant::Nhc, Variant::NhcAnc, Variant::NhcPrev];
+
+    /// The name on the command line and in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Nhc => "nhc",
+            Variant::NhcAnc => "nhc-anc",
+            Variant::NhcPrev => "nhc-prev",
+        }
+    }
+
+    /// The model's config for an algorithm whose full-NHC config is `algorithm`.
+    pub fn config(self, algorithm: &Config) -> Config {
+        match self {
+            Variant::Nhc => algorithm.clone(),
+            Variant::NhcAnc => Config { ancestry: false, ..algorithm.clone() },
+            Variant::NhcPrev => Config { previous_update: false, write_heads: 2, ..algorithm.clone() },
+        }
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ablations_switch_off_one_mechanism_each() {
+        let c = Config { input_controller: 2, read_heads: 2, ops: 3, ..Config::PAPER };
+        assert_eq!(Variant::Nhc.config(&c), c);
+        let anc = Variant::NhcAnc.config(&c);
+        assert_eq!((anc.ancestry, anc.previous_update, anc.write_heads), (false, true, 1));
+        assert_eq!(anc.read_modes(), 2 + 2);
+        let prev = Variant::NhcPrev.config(&c);
+        assert_eq!((prev.ancestry, prev.previous_update, prev.write_heads), (true, false, 2));
+        assert_eq!(prev.read_modes(), 2 + 2 * 4);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse(), Ok(v));
+            assert_eq!(serde_json::to_string(&v).ok(), Some(format!("\"{}\"", v.name())));
+        }
+        assert_eq!("dnc".parse::<Variant>(), Err(UnknownVariant("dnc".into())));
+    }
+}

@@ -1,0 +1,61 @@
+//! The world interface of the search-and-plan family: actions, the domain trait [`World`].
+
+use crate::SampleRng;
+use serde_json::Value;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Actions of the world (U, R, D, L); the ALU adds the nop N.
+pub const ACTIONS: usize = 4;
+pub const OP_U: usize = 0;
+pub const OP_R: usize = 1;
+pub const OP_D: usize = 2;
+pub const OP_L: usize = 3;
+/// ALU operation N: d_out = the state read.
+pub const OP_NOP: usize = 4;
+/// Operation names in Bus order.
+pub const OP_NAMES: [&str; 5] = ["U", "R", "D", "L", "N"];
+
+/// A planning domain: what the data modules see of it, the action model A (`apply`), the action
+/// mask a (`applicable`) and the equality test E_t (`equal`), all hand-coded and exact (SPEC §9);
+/// and what the task needs around them: random starts, reading a user's state and printing one.
+pub trait World: Clone + Send + Sync + 'static {
+    type State: Clone + Default + Eq + Hash + Debug + Send + Sync;
+    /// The domain's name.
+    fn name(&self) -> &'static str;
+    /// A random start state of the sampler.
+    fn random_state(&self, rng: &mut SampleRng) -> Self::State;
+    /// A user's state (for sokoban: an array of text rows).
+    fn parse_state(&self, v: &Value) -> Result<Self::State, String>;
+    /// What [`World::parse_state`] takes, for messages (e.g. "an array of 6 strings").
+    fn form(&self) -> String;
+    /// A state as text rows (one panel of a printed plan).
+    fn rows(&self, s: &Self::State) -> Vec<String>;
+    /// A state as one short line (for traces).
+    fn show(&self, s: &Self::State) -> String;
+    /// A: the state after `action` (0..[`ACTIONS`]); unchanged when the action has no effect.
+    fn apply(&self, s: &Self::State, action: usize) -> Self::State;
+    /// a: the actions that change `s` (paper: "only actions that have an effect").
+    fn applicable(&self, s: &Self::State) -> [bool; ACTIONS] {
+        std::array::from_fn(|k| self.apply(s, k) != *s)
+    }
+    /// E_t: whether two states are equal.
+    fn equal(&self, a: &Self::State, b: &Self::State) -> bool {
+        a == b
+    }
+}
+
+/// The actions the model applies to `s`: all four (search, plan), or the applicable ones (+).
+pub fn actions<W: World>(world: &W, s: &W::State, plus: bool) -> [bool; ACTIONS] {
+    if plus { world.applicable(s) } else { [true; ACTIONS] }
+}
+
+/// The children of `s` in the model's order: `(action, state)` for every action it applies.
+pub(crate) fn children<'a, W: World>(
+    world: &'a W,
+    s: &'a W::State,
+    plus: bool,
+) -> impl Iterator<Item = (usize, W::State)> + 'a {
+    let mask = actions(world, s, plus);
+    (0..ACTIONS).filter(move |&a| mask[a]).map(move |a| (a, world.apply(s, a)))
+}

@@ -1,0 +1,55 @@
+//! The generalization check (ours, not the paper's; docs/DESIGN.md): once the mixed level is
+//! solved, θ must also solve fresh samples at levels beyond the curriculum, below the first test
+//! level, or the lineage is dropped and the run restarts.
+
+use crate::config::TrainConfig;
+use crate::scoring::score_all;
+use crate::trainer::TrainState;
+use nhc_model::Config;
+use nhc_tasks::AnyTask;
+use nhc_tasks::evaluate::SampleKey;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The generalization check run when the mixed level was solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckLog {
+    /// Lowest and highest level of the check's samples (spread evenly between them).
+    #[serde(default)]
+    pub from: usize,
+    pub level: usize,
+    pub samples: usize,
+    pub solved: usize,
+}
+
+impl CheckLog {
+    pub fn passed(&self) -> bool {
+        self.solved == self.samples
+    }
+}
+
+/// Levels of the generalization check: `n` levels spread evenly from the first level beyond
+/// the curriculum (`levels + 1`) up to `check_level`, both included.
+pub fn check_levels(config: &TrainConfig) -> Vec<usize> {
+    let (hi, n) = (config.check_level, config.check_samples);
+    let lo = (config.levels + 1).min(hi);
+    (0..n).map(|i| if n == 1 { hi } else { lo + i * (hi - lo) / (n - 1) }).collect()
+}
+
+/// θ on `check_samples` fresh samples at the [`check_levels`], seeds drawn from the run's
+/// generator. Returns the log and the steps run.
+pub fn generalization_check(task: &dyn AnyTask, model: &Config, s: &mut TrainState) -> (CheckLog, u64) {
+    let levels = check_levels(&s.config);
+    let keys: Vec<SampleKey> =
+        levels.iter().map(|&level| SampleKey { level, seed: s.rng.next_u64() }).collect();
+    let batch = task.prepare(&keys);
+    let results = score_all(model, &s.nes.theta, batch.as_ref(), None);
+    let solved = results.iter().filter(|r| r.solved).count();
+    let log = CheckLog {
+        from: levels.first().copied().unwrap_or(0),
+        level: s.config.check_level,
+        samples: keys.len(),
+        solved,
+    };
+    (log, results.iter().map(|r| r.steps).sum())
+}

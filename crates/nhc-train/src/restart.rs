@@ -1,0 +1,39 @@
+//! Fresh starts: the initial θ and restarts (SPEC §6–§7; paper: restart after 2 000 learning
+//! iterations on one level without solving it).
+
+use crate::check::CheckLog;
+use crate::config::TrainConfig;
+use crate::trainer::TrainState;
+use nhc_model::{Config, Layout};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, StandardNormal};
+
+/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus `gate_bias` on the biases of the
+/// previous-write gates and the free gates.
+pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng) -> Vec<f32> {
+    let layout = Layout::new(model);
+    let mut theta: Vec<f32> = (0..layout.len())
+        .map(|_| {
+            let e: f64 = StandardNormal.sample(rng);
+            (config.init_std * e) as f32
+        })
+        .collect();
+    for block in [layout.prev_gate, layout.free_write, layout.free_read] {
+        theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
+    }
+    theta
+}
+
+/// Whether this iteration ends the current attempt: `restart_after` learning iterations on one
+/// level without solving it, or a failed generalization check.
+pub fn due(s: &TrainState, check: Option<&CheckLog>) -> bool {
+    s.curriculum.should_restart(&s.config) || check.is_some_and(|c| !c.passed())
+}
+
+/// Starts over: a fresh θ from the run's generator, the curriculum back at level 1 with empty
+/// bad memories.
+pub fn restart(s: &mut TrainState, model: &Config) {
+    s.nes.theta = initial_theta(model, &s.config, &mut s.rng);
+    s.curriculum.reset(&s.config);
+    s.restarts += 1;
+}

@@ -1,0 +1,83 @@
+//! Scoring θ and its offspring on a prepared batch (SPEC §5), in parallel, with results in
+//! sample (or offspring) order whatever the number of threads.
+
+use crate::noise::WordNoise;
+use nhc_model::{Config, Learned, Params};
+use nhc_tasks::{Prepared, Scored, Workspace};
+use rayon::prelude::*;
+
+/// The learned modules on `theta`, or `None` if `theta` is not a valid model (it then scores 0
+/// and solves nothing).
+pub fn learned_policy(model: &Config, theta: Vec<f32>) -> Option<Learned> {
+    Params::new(model.clone(), theta).ok().map(Learned::new)
+}
+
+/// One run of `policy` on sample `i`, with word noise of `noise.0` seeded by `noise.1` when given.
+pub fn score(
+    policy: Option<&mut Learned>,
+    batch: &dyn Prepared,
+    i: usize,
+    workspace: &mut Workspace,
+    noise: Option<(f32, u64)>,
+) -> Scored {
+    match (policy, noise) {
+        (None, _) => Scored::default(),
+        (Some(p), None) => batch.score(i, p, workspace),
+        (Some(p), Some((std, seed))) => batch.score(i, &mut WordNoise::new(p, std, seed), workspace),
+    }
+}
+
+/// θ on every sample, in parallel, results in sample order. `noise`: word noise std and one
+/// seed per sample, or `None`.
+pub fn score_all(
+    model: &Config,
+    theta: &[f32],
+    batch: &dyn Prepared,
+    noise: Option<(f32, &[u64])>,
+) -> Vec<Scored> {
+    let base = learned_policy(model, theta.to_vec());
+    // At least 8 samples per job: short samples cost less than handing them to a thread.
+    (0..batch.len())
+        .into_par_iter()
+        .with_min_len(8)
+        .map_init(
+            || (Workspace::new(model), base.clone()),
+            |(workspace, policy), i| {
+                score(policy.as_mut(), batch, i, workspace, noise.map(|(std, seeds)| (std, seeds[i])))
+            },
+        )
+        .collect()
+}
+
+/// Each of `offspring` θs on the whole batch, in parallel over offspring: (mean fitness, steps)
+/// per offspring, in order.
+pub fn score_offspring(
+    model: &Config,
+    offspring: &(dyn Fn(usize) -> Vec<f32> + Sync),
+    count: usize,
+    batch: &dyn Prepared,
+    noise: Option<(f32, &[u64])>,
+) -> Vec<(f64, u64)> {
+    (0..count)
+        .into_par_iter()
+        .map_init(
+            || Workspace::new(model),
+            |workspace, o| {
+                let mut policy = learned_policy(model, offspring(o));
+                let (mut total, mut steps) = (0.0, 0);
+                for i in 0..batch.len() {
+                    let r = score(
+                        policy.as_mut(),
+                        batch,
+                        i,
+                        workspace,
+                        noise.map(|(std, seeds)| (std, seeds[i])),
+                    );
+                    total += r.fitness;
+                    steps += r.steps;
+                }
+                (total / batch.len() as f64, steps)
+            },
+        )
+        .collect()
+}
