@@ -300,6 +300,23 @@ fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<St
 mod tests {
     use super::*;
 
+    /// Every task the report names (the paper's numbers, the figure's groups) is registered, and
+    /// every registered task of the paper has the paper's numbers.
+    #[test]
+    fn report_tables_name_registered_tasks() {
+        let names = nhc_tasks::names();
+        for (task, _, _) in PAPER {
+            assert!(names.contains(task), "{task} in PAPER is not registered");
+        }
+        for (_, tasks) in GROUPS {
+            for task in tasks {
+                assert!(names.contains(task), "{task} in GROUPS is not registered");
+                assert!(PAPER.iter().any(|p| p.0 == *task), "{task} has no paper numbers");
+            }
+        }
+        assert_eq!(PAPER.len(), 11);
+    }
+
     #[test]
     fn quartiles_match_the_inclusive_method() {
         let v = [1.0, 2.0, 3.0, 4.0, 10.0];

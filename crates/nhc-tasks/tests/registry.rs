@@ -34,3 +34,48 @@ fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error
     }
     Ok(())
 }
+
+/// One registry: every entry's algorithm is consistent (ops match the config's Bus size, the
+/// config is valid for every variant), each (task, domain) pair is there once, each task's
+/// first entry is its training domain, and the paper's eleven tasks are all there.
+#[test]
+fn registry_is_consistent() {
+    use nhc_model::Variant;
+    let all = nhc_tasks::registry::all();
+    for (k, t) in all.iter().enumerate() {
+        let a = t.algorithm();
+        assert_eq!(a.ops.len(), a.config.ops, "{}", a.name);
+        for v in Variant::ALL {
+            assert_eq!(a.model(v).check(), Ok(()), "{} as {v}", a.name);
+        }
+        assert!(
+            !all[..k].iter().any(|u| u.name() == t.name() && u.domain() == t.domain()),
+            "{} on {} is registered twice",
+            t.name(),
+            t.domain()
+        );
+        assert_eq!(
+            nhc_tasks::find(t.name()).map(|f| f.domain()).ok(),
+            nhc_tasks::registry::domains(t.name()).first().copied()
+        );
+    }
+    let paper = [
+        "search",
+        "plan",
+        "search+",
+        "plan+",
+        "addition",
+        "sort",
+        "arithmetic",
+        "copy",
+        "repeatCopy",
+        "reverse",
+        "duplicated",
+    ];
+    assert_eq!(nhc_tasks::names()[..11], paper);
+    assert!(matches!(nhc_tasks::find("nope"), Err(nhc_tasks::TaskError::Unknown { .. })));
+    assert!(matches!(
+        nhc_tasks::registry::find_in("sort", Some("nope")),
+        Err(nhc_tasks::TaskError::UnknownDomain { .. })
+    ));
+}

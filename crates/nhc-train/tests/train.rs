@@ -148,8 +148,8 @@ fn from_state_rejects_other_task_and_bad_theta() {
     s.task = "reverse".into();
     assert!(Trainer::from_state(copy(), s.clone()).is_err());
     s.task = "copy".into();
-    s.variant = Variant::NhcPrev;
-    assert!(Trainer::from_state(copy(), s.clone()).is_err(), "θ of the full NHC is not NHC-prev's");
+    s.variant = Variant::NhcAnc;
+    assert!(Trainer::from_state(copy(), s.clone()).is_err(), "θ of the full NHC is not NHC-anc's");
     s.variant = Variant::Nhc;
     s.nes.theta.pop();
     assert!(Trainer::from_state(copy(), s.clone()).is_err());
