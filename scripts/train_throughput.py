@@ -2,15 +2,19 @@
 earlier commit and of this checkout, task by task, alternating between the two binaries so that
 both see the same machine load.
 
-Usage: python3 scripts/train_throughput.py BEFORE_COMMIT [ITERATIONS]
+Usage: python3 scripts/train_throughput.py BEFORE_COMMIT [ITERATIONS] [REPEATS]
   BEFORE_COMMIT is built in target/before/ (a git worktree, its own target directory); it must
-  have `nhc bench --train` (commit aa7f0e4 or later). ITERATIONS per curriculum level (default 10).
+  have `nhc bench --train` (commit aa7f0e4 or later). ITERATIONS per curriculum level (default
+  50); each binary measures each task REPEATS times (default 3), alternating, and the best rate
+  counts (the least disturbed by the rest of the machine).
 Prints a Markdown table: per task, iterations per second at levels 1-10 before and after.
 """
 import os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-before, iterations = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "10")
+before = sys.argv[1]
+iterations = sys.argv[2] if len(sys.argv) > 2 else "50"
+repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 tree = os.path.join(ROOT, "target/before")
 if not os.path.isdir(tree):
     subprocess.run(["git", "worktree", "add", "--detach", tree, before], check=True, cwd=ROOT)
@@ -34,11 +38,12 @@ def rate(binary, task):
 
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                         cwd=ROOT).stdout.strip()
-print(f"`python3 scripts/train_throughput.py {before} {iterations}` (after = {commit}), "
-      f"{iterations} iterations at each level 1-10, seed 1, default config\n")
+print(f"`python3 scripts/train_throughput.py {before} {iterations} {repeats}` (after = {commit}), "
+      f"{iterations} iterations at each level 1-10, seed 1, default config, best of {repeats}\n")
 print("| task | before, iterations/s | after, iterations/s | after / before | same steps |")
 print("|---|---:|---:|---:|---|")
 for t in tasks:
-    (b, bs), (a, as_) = rate(binaries["before"], t), rate(binaries["after"], t)
+    runs = [(rate(binaries["before"], t), rate(binaries["after"], t)) for _ in range(repeats)]
+    (b, bs), (a, as_) = max(r[0] for r in runs), max(r[1] for r in runs)
     print(f"| {t} | {b:.1f} | {a:.1f} | {a / b:.2f} | {'yes' if bs == as_ else f'no ({bs} vs {as_})'} |",
           flush=True)

@@ -211,19 +211,7 @@ fn model_files_are_checked() {
 #[test]
 fn committed_models_solve_level_100() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models");
-    for task in [
-        "search",
-        "plan",
-        "search+",
-        "plan+",
-        "addition",
-        "sort",
-        "arithmetic",
-        "copy",
-        "reverse",
-        "repeatCopy",
-        "duplicated",
-    ] {
+    for task in nhc_tasks::registry::PAPER_TASKS {
         let path = format!("{root}/{task}.json");
         let v = ok_json(&[
             "eval",

@@ -300,6 +300,21 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(Duplicated(Binary)),
 ];
 
+/// The paper's eleven tasks, in the order of its Table 1.
+pub const PAPER_TASKS: [&str; 11] = [
+    "search",
+    "plan",
+    "search+",
+    "plan+",
+    "addition",
+    "sort",
+    "arithmetic",
+    "copy",
+    "repeatCopy",
+    "reverse",
+    "duplicated",
+];
+
 /// Every task, in the paper's table order.
 pub fn all() -> &'static [&'static dyn AnyTask] {
     TASKS

@@ -59,19 +59,7 @@ fn registry_is_consistent() {
             nhc_tasks::registry::domains(t.name()).first().copied()
         );
     }
-    let paper = [
-        "search",
-        "plan",
-        "search+",
-        "plan+",
-        "addition",
-        "sort",
-        "arithmetic",
-        "copy",
-        "repeatCopy",
-        "reverse",
-        "duplicated",
-    ];
+    let paper = nhc_tasks::registry::PAPER_TASKS;
     assert_eq!(nhc_tasks::names()[..11], paper);
     assert!(matches!(nhc_tasks::find("nope"), Err(nhc_tasks::TaskError::Unknown { .. })));
     assert!(matches!(
