@@ -39,13 +39,21 @@ pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
             let (steps, secs) = best.unwrap_or((0, 0.0));
             println!(
                 "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |",
-                task.name(),
+                label(task),
                 steps as f64 / secs,
                 1e9 * secs / steps as f64
             );
         }
     }
     Ok(())
+}
+
+/// The task's name, with its domain when it is not the training domain.
+fn label(task: &dyn AnyTask) -> String {
+    match find(task.name()) {
+        Ok(t) if t.domain() == task.domain() => task.name().to_string(),
+        _ => format!("{} ({})", task.name(), task.domain()),
+    }
 }
 
 /// Training throughput (`nhc bench --train`): for each task, a fresh run (seed 1, default config)

@@ -90,6 +90,8 @@ pub struct Addition(pub Digits);
 impl Addition {
     /// The training task: binary numbers.
     pub const BINARY: Addition = Addition(Digits { base: BASE });
+    /// Decimal numbers: the same algorithm, digits 0–9 (the paper's binary → decimal transfer).
+    pub const DECIMAL: Addition = Addition(Digits { base: 10 });
 }
 
 /// The operands as presented: `a` and `b` big-endian, of equal length ℓ+1, both starting with the

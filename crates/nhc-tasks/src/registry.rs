@@ -298,6 +298,8 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(RepeatCopy(Binary)),
     &Entry(Reverse(Binary)),
     &Entry(Duplicated(Binary)),
+    // Other domains of the same algorithms.
+    &Entry(Addition::DECIMAL),
 ];
 
 /// The paper's eleven tasks, in the order of its Table 1.
