@@ -15,6 +15,7 @@ mod plots;
 mod report;
 mod run;
 mod sweep;
+mod tasks;
 mod trace;
 mod train;
 
@@ -159,6 +160,12 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// List the tasks: their domains, ALU operations and θ sizes under each model variant.
+    Tasks {
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
     /// The paper's Table 1 rows (ours beside the paper's) from a sweep directory, as Markdown;
     /// also written to DIR/report.md.
     Report { dir: PathBuf },
@@ -235,6 +242,7 @@ fn real_main() -> Result<()> {
                 config,
             })
         }
+        Command::Tasks { json } => tasks::tasks(json),
         Command::Report { dir } => emit(&report::report(&dir)?),
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
         Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),

@@ -131,7 +131,10 @@ fn drive(mut trainer: Trainer, dir: &Path, seconds_before: f64, quiet: bool) -> 
         ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_prefix(task.name());
+    bar.set_prefix(match state.variant {
+        Variant::Nhc => task.name().to_string(),
+        v => format!("{} ({v})", task.name()),
+    });
     bar.set_position(trainer.state().learning_iterations);
     let mut streak: u64 = 0;
     while !trainer.done() {

@@ -398,3 +398,28 @@ fn variants_train_evaluate_and_are_named() {
     );
     fails_with(&["train", "--task", "copy", "--variant", "dnc", "--out", "x"], "unknown model variant");
 }
+
+/// A model belongs to its algorithm: the binary-trained addition model runs on decimal numbers
+/// (`--domain decimal`), and answers a user's decimal sum; `nhc tasks` lists every domain.
+#[test]
+fn a_model_runs_on_another_domain_of_its_algorithm() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/addition.json");
+    let args = ["--task", "addition", "--domain", "decimal", "--model", model];
+    let v = ok_json(&[&["eval"], &args[..], &["--level", "100", "--samples", "20", "--json"]].concat());
+    assert_eq!((v["solved"].as_u64(), v["domain"].as_str()), (Some(20), Some("decimal")));
+    let input = r#"{"a":"98765432109876543210","b":"12345678901234567890"}"#;
+    let v = ok_json(&[&["run"], &args[..], &["--input", input, "--json"]].concat());
+    assert_eq!((v["output"].as_str(), v["correct"].as_bool()), (Some("111111111011111111100"), Some(true)));
+    fails_with(
+        &["eval", "--task", "addition", "--domain", "hex", "--model", model, "--level", "3"],
+        "no domain `hex`",
+    );
+
+    let out = nhc(&["tasks", "--json"]);
+    assert!(out.status.success());
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), nhc_tasks::registry::all().len());
+    assert!(lines.iter().any(|l| l["task"] == "addition" && l["domain"] == "decimal"));
+    assert!(lines.iter().all(|l| l["params"]["nhc"].as_u64() > Some(0)));
+}
