@@ -11,13 +11,14 @@ use std::time::Instant;
 /// Steps per second of the learned path (random θ) and the scripted path, one level-`level`
 /// sample each, fastest of `repeat`.
 pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
+    nhc_tasks::limits::at_most("--repeat", repeat as u64, 1_000)?;
     let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
         nhc_tasks::registry::all().to_vec()
     } else {
         tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
     };
-    println!("| task | path | level | steps | seconds | steps/s | ns/step |");
-    println!("|---|---|---:|---:|---:|---:|---:|");
+    crate::emit("| task | path | level | steps | seconds | steps/s | ns/step |\n")?;
+    crate::emit("|---|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {
         let config = task.config();
         let len = nhc_model::Layout::new(&config).len();
@@ -37,12 +38,12 @@ pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
                 }
             }
             let (steps, secs) = best.unwrap_or((0, 0.0));
-            println!(
-                "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |",
+            crate::emit(&format!(
+                "| {} | {path} | {level} | {steps} | {secs:.4} | {:.3e} | {:.1} |\n",
                 label(task),
                 steps as f64 / secs,
                 1e9 * secs / steps as f64
-            );
+            ))?;
         }
     }
     Ok(())
@@ -60,13 +61,14 @@ fn label(task: &dyn AnyTask) -> String {
 /// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
 /// each; prints iterations and model steps per second over all levels.
 pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
+    nhc_tasks::limits::at_most("--iterations", iterations, 1_000_000)?;
     let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
         nhc_tasks::names().into_iter().map(find).collect::<Result<_, _>>()?
     } else {
         tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
     };
-    println!("| task | iterations | seconds | iterations/s | steps | steps/s |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    crate::emit("| task | iterations | seconds | iterations/s | steps | steps/s |\n")?;
+    crate::emit("|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {
         let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
         for level in 1..=10 {
@@ -75,17 +77,17 @@ pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
             let mut trainer = Trainer::from_state(task, state)?;
             let start = Instant::now();
             for _ in 0..iterations {
-                steps += trainer.step().steps;
+                steps += trainer.step()?.steps;
                 n += 1;
             }
             secs += start.elapsed().as_secs_f64();
         }
-        println!(
-            "| {} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |",
+        crate::emit(&format!(
+            "| {} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |\n",
             task.name(),
             n as f64 / secs,
             steps as f64 / secs
-        );
+        ))?;
     }
     Ok(())
 }

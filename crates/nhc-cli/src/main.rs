@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod bench;
 mod eval;
+mod lock;
 mod plots;
 mod report;
 mod run;
@@ -20,10 +21,34 @@ mod trace;
 mod train;
 
 #[derive(Parser)]
-#[command(name = "nhc", version, about = "The Neural Harvard Computer: learned algorithms that generalize")]
+#[command(
+    name = "nhc",
+    version,
+    about = "The Neural Harvard Computer: learned algorithms that generalize",
+    after_help = EXIT_CODES
+)]
 struct Cli {
+    /// Memory a run may take, e.g. 8G or 512M (default: half the machine's memory). Runs that
+    /// would need more are refused before they start; evaluations run fewer samples at a time.
+    #[arg(long, global = true, value_parser = parse_memory)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Exit codes, as `nhc --help` prints them.
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 error (bad input, a file that cannot be read \
+or written, a run that does not fit the memory limit, ...); 2 bad command-line arguments; 3 `nhc \
+run`: the model's answer differs from the reference answer (the answer is still printed); 141 \
+the reader of the output went away (broken pipe).";
+
+/// Exit code of `nhc run` when the model's answer is not the reference answer.
+pub const EXIT_WRONG_ANSWER: i32 = 3;
+/// Exit code when stdout is closed early (128 + SIGPIPE, as a shell reports a killed writer).
+pub const EXIT_BROKEN_PIPE: i32 = 141;
+
+fn parse_memory(s: &str) -> Result<u64, String> {
+    nhc_tasks::limits::parse_memory(s).map_err(|e| e.to_string())
 }
 
 /// Which task, on which domain, with which model.
@@ -206,7 +231,11 @@ fn main() {
 }
 
 fn real_main() -> Result<()> {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    if let Some(bytes) = cli.max_memory {
+        nhc_tasks::limits::set_memory_limit(bytes);
+    }
+    match cli.command {
         Command::Eval { model, level, samples, seed, json } => eval::eval(&model, level, samples, seed, json),
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
         Command::Trace { model, level, seed, index, input, maps, json, words, figure } => {
@@ -251,13 +280,17 @@ fn real_main() -> Result<()> {
 
 /// JSON from the argument, or from a file when it starts with `@`.
 fn read_json(arg: &str) -> Result<Value> {
+    use nhc_tasks::limits::{MAX_INPUT_BYTES, at_most, read_text};
     let text = match arg.strip_prefix('@') {
-        Some(path) => {
-            std::fs::read_to_string(path).with_context(|| format!("cannot read input file {path}"))?
+        Some(path) => read_text(Path::new(path), "input file", MAX_INPUT_BYTES)?,
+        None => {
+            at_most("the input's length in bytes", arg.len() as u64, MAX_INPUT_BYTES)?;
+            arg.to_string()
         }
-        None => arg.to_string(),
     };
-    serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {text}"))
+    let shown: String = text.chars().take(200).collect();
+    let more = if shown.len() < text.len() { "…" } else { "" };
+    serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {shown}{more}"))
 }
 
 /// The two worlds of a search or plan problem as text map files, one row per line.
@@ -289,8 +322,7 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
         bail!("--start and --goal are for {}; task `{}` takes --input", map_tasks.join(", "), task.name());
     }
     let rows = |path: &Path| -> Result<Vec<String>> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read map file {}", path.display()))?;
+        let text = nhc_tasks::limits::read_text(path, "map file", nhc_tasks::limits::MAX_INPUT_BYTES)?;
         let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
         while rows.last().is_some_and(|r| r.trim().is_empty()) {
             rows.pop();
@@ -300,11 +332,13 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
     Ok(json!({ "start": rows(start)?, "goal": rows(goal)? }))
 }
 
-/// Writes to stdout; a reader that stops early (`nhc trace … | head`) is not an error.
+/// Writes to stdout. A reader that went away (`nhc trace … | head`) ends the process quietly
+/// with [`EXIT_BROKEN_PIPE`].
 fn emit(text: &str) -> Result<()> {
     use std::io::Write as _;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(EXIT_BROKEN_PIPE),
+        r => Ok(r.context("cannot write to standard output")?),
     }
 }

@@ -45,7 +45,7 @@ impl Lineage {
 /// Reads a run directory's metrics.jsonl.
 pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = nhc_tasks::limits::read_text(&path, "metrics file", 4 * nhc_tasks::limits::MAX_STATE_BYTES)?;
     let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
     let mut restarts = 0;
     for (i, l) in text.lines().enumerate() {

@@ -52,9 +52,8 @@ pub fn report(path: &Path) -> Result<String> {
     } else {
         (path.to_path_buf(), path.with_extension("md"))
     };
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!("cannot read {}: give a sweep directory or its sweep.jsonl", path.display())
-    })?;
+    let text = nhc_tasks::limits::read_text(&path, "sweep file", nhc_tasks::limits::MAX_STATE_BYTES)
+        .with_context(|| format!("give a sweep directory or its sweep.jsonl ({})", path.display()))?;
     let runs: Vec<Run> = text
         .lines()
         .filter(|l| !l.trim().is_empty())

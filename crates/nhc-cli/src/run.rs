@@ -11,11 +11,13 @@ pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool) -> R
     if json {
         let line =
             json!({ "output": r.output, "expected": r.expected, "correct": r.correct, "steps": r.steps });
-        return emit(&format!("{line}\n"));
+        emit(&format!("{line}\n"))?;
+    } else {
+        emit(&format!("{}\n", r.text.trim_end()))?;
     }
-    emit(&format!("{}\n", r.text.trim_end()))?;
     if !r.correct {
-        eprintln!("note: the model's answer differs from the reference answer {}", r.expected);
+        eprintln!("wrong answer: the model's answer differs from the reference answer {}", r.expected);
+        std::process::exit(crate::EXIT_WRONG_ANSWER);
     }
     Ok(())
 }

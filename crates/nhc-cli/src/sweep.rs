@@ -10,7 +10,7 @@ use crate::train;
 use anyhow::{Context, Result, bail};
 use nhc_model::Variant;
 use nhc_tasks::model::write_atomic;
-use nhc_tasks::{EvalReport, Model, find};
+use nhc_tasks::{EvalReport, Model, find, limits};
 use nhc_train::{RunSummary, ValidConfig};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -50,6 +50,11 @@ pub struct SweepLine {
 /// A run directory's evaluations, by test level.
 type Evals = BTreeMap<String, EvalReport>;
 
+/// Most runs per task of one sweep.
+pub const MAX_RUNS: u64 = 10_000;
+/// Most runs trained at the same time.
+pub const MAX_JOBS: u64 = 1_024;
+
 /// The evaluation seed used by `nhc sweep` unless told otherwise.
 pub const EVAL_SEED: u64 = 1000;
 
@@ -57,15 +62,28 @@ pub fn run(s: Sweep) -> Result<()> {
     if s.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    if s.levels.contains(&0) {
-        bail!("test levels must be at least 1");
+    // Everything is checked before the first run trains.
+    limits::at_most("--runs", s.runs, MAX_RUNS)?;
+    limits::at_most("--jobs", s.jobs as u64, MAX_JOBS)?;
+    if s.samples == 0 {
+        bail!("--samples must be at least 1");
+    }
+    limits::at_most("--samples", s.samples as u64, limits::MAX_SAMPLES as u64)?;
+    if s.levels.is_empty() {
+        bail!("give at least one test level");
     }
     let tasks: Vec<String> = if s.tasks.iter().any(|t| t == "all") {
         nhc_tasks::names().into_iter().map(String::from).collect()
     } else {
         s.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
     };
-    std::fs::create_dir_all(&s.out).with_context(|| format!("cannot create {}", s.out.display()))?;
+    for task in &tasks {
+        let t = find(task)?;
+        for &level in &s.levels {
+            t.check_level(level)?;
+        }
+    }
+    let _lock = crate::lock::lock(&s.out)?;
     let jobs: Vec<(String, u64)> =
         tasks.iter().flat_map(|t| (1..=s.runs).map(move |seed| (t.clone(), seed))).collect();
     let next = AtomicUsize::new(0);
@@ -105,8 +123,9 @@ pub fn run(s: Sweep) -> Result<()> {
         lines.push_str(&serde_json::to_string(&line)?);
         lines.push('\n');
     }
-    write_atomic(&s.out.join("sweep.jsonl"), lines.as_bytes())?;
-    println!("{} runs: {}", jobs.len(), s.out.join("sweep.jsonl").display());
+    let path = s.out.join("sweep.jsonl");
+    write_atomic(&path, lines.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    crate::emit(&format!("{} runs: {}\n", jobs.len(), s.out.join("sweep.jsonl").display()))?;
     Ok(())
 }
 
@@ -115,7 +134,7 @@ fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = limits::read_text(path, "run file", limits::MAX_STATE_BYTES)?;
     serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))
 }
 
@@ -150,7 +169,8 @@ fn one(s: &Sweep, task: &str, seed: u64) -> Result<()> {
         }
         let report = t.evaluate(&model, level, s.samples, s.eval_seed)?;
         eval.insert(key, report);
-        write_atomic(&eval_path, serde_json::to_string_pretty(&eval)?.as_bytes())?;
+        write_atomic(&eval_path, serde_json::to_string_pretty(&eval)?.as_bytes())
+            .with_context(|| format!("cannot write {}", eval_path.display()))?;
     }
     Ok(())
 }

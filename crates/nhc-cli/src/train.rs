@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
 use nhc_tasks::ModelFile;
+use nhc_tasks::limits::{MAX_STATE_BYTES, read_text};
 use nhc_tasks::model::{LearnedModel, write_atomic};
 use nhc_tasks::registry::AnyTask;
 use nhc_train::{IterationLog, MetricsLine, RunSummary, TrainConfig, TrainState, Trainer, ValidConfig};
@@ -45,27 +46,30 @@ pub fn config_or_default(path: Option<&Path>) -> Result<TrainConfig> {
 
 /// Reads a TrainConfig from a TOML file.
 pub fn load_config(path: &Path) -> Result<TrainConfig> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+    let text = read_text(path, "config", MAX_STATE_BYTES)?;
     TrainConfig::from_toml(&text).with_context(|| format!("config {}", path.display()))
 }
 
 /// Starts a run in a new (or empty) directory.
 pub fn start(run: NewRun, quiet: bool) -> Result<()> {
+    let trainer = Trainer::new(run.task, run.variant, run.config, run.seed)?;
+    let _lock = crate::lock::lock(&run.out)?;
     if run.out.join("checkpoint.json").exists() {
         bail!("{} already holds a run; use `nhc train --resume {}`", run.out.display(), run.out.display());
     }
-    std::fs::create_dir_all(&run.out).with_context(|| format!("cannot create {}", run.out.display()))?;
-    let trainer = Trainer::new(run.task, run.variant, run.config, run.seed)?;
-    std::fs::File::create(run.out.join("metrics.jsonl"))?;
+    let metrics = run.out.join("metrics.jsonl");
+    std::fs::File::create(&metrics).with_context(|| format!("cannot create {}", metrics.display()))?;
     drive(trainer, &run.out, 0.0, quiet)
 }
 
 /// Continues the run in `dir` from its last checkpoint.
 pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
     let path = dir.join("checkpoint.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}: is {} a run directory?", path.display(), dir.display()))?;
+    if !path.exists() {
+        bail!("{} holds no checkpoint.json: is it a run directory?", dir.display());
+    }
+    let _lock = crate::lock::lock(dir)?;
+    let text = read_text(&path, "checkpoint", MAX_STATE_BYTES)?;
     let cp: Checkpoint =
         serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
@@ -75,21 +79,29 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
 }
 
 /// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
+/// Lines up to the checkpoint must all read; a damaged one there is an error that names it (a
+/// damaged line after the checkpoint, e.g. cut by a kill, is dropped with the others).
 fn truncate_metrics(path: &Path, upto: u64) -> Result<()> {
     let Ok(file) = std::fs::File::open(path) else { return Ok(()) };
     let mut kept = Vec::new();
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line?;
+    for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
         match serde_json::from_str::<MetricsLine>(&line) {
             Ok(m) if m.iteration <= upto => kept.push(line),
-            _ => break,
+            Ok(_) => break,
+            Err(e) if (kept.len() as u64) < upto => bail!(
+                "{} line {} is damaged ({e}); the checkpoint is at iteration {upto}: repair or remove that line, then resume",
+                path.display(),
+                k + 1
+            ),
+            Err(_) => break,
         }
     }
     let mut text = kept.join("\n");
     if !text.is_empty() {
         text.push('\n');
     }
-    write_atomic(path, text.as_bytes())?;
+    write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -99,10 +111,13 @@ fn save_checkpoint(
     seconds: f64,
     log: &mut std::io::BufWriter<std::fs::File>,
 ) -> Result<()> {
-    log.flush()?;
-    log.get_ref().sync_data()?;
+    let metrics = || format!("cannot write {}", dir.join("metrics.jsonl").display());
+    log.flush().with_context(metrics)?;
+    log.get_ref().sync_data().with_context(metrics)?;
     let cp = Checkpoint { state: trainer.state().clone(), seconds };
-    write_atomic(&dir.join("checkpoint.json"), serde_json::to_string(&cp)?.as_bytes())?;
+    let path = dir.join("checkpoint.json");
+    write_atomic(&path, serde_json::to_string(&cp)?.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -113,10 +128,18 @@ fn drive(mut trainer: Trainer, dir: &Path, seconds_before: f64, quiet: bool) -> 
         "task": task.name(), "domain": task.domain(), "variant": state.variant, "seed": state.seed,
         "train": state.config, "model": trainer.model(),
     });
-    write_atomic(&dir.join("config.json"), serde_json::to_string_pretty(&config_json)?.as_bytes())?;
+    let write = |name: &str, text: String| -> Result<()> {
+        let path = dir.join(name);
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("config.json", serde_json::to_string_pretty(&config_json)?)?;
     // Buffered: lines after the last checkpoint are dropped on resume anyway.
     let mut log = std::io::BufWriter::new(
-        std::fs::OpenOptions::new().append(true).create(true).open(dir.join("metrics.jsonl"))?,
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(dir.join("metrics.jsonl"))
+            .with_context(|| format!("cannot open {}", dir.join("metrics.jsonl").display()))?,
     );
     let start = Instant::now();
     let elapsed = |start: &Instant| seconds_before + start.elapsed().as_secs_f64();
@@ -138,9 +161,10 @@ fn drive(mut trainer: Trainer, dir: &Path, seconds_before: f64, quiet: bool) -> 
     bar.set_position(trainer.state().learning_iterations);
     let mut streak: u64 = 0;
     while !trainer.done() {
-        let l: IterationLog = trainer.step();
+        let l: IterationLog = trainer.step()?;
         streak = if l.perfect { streak + 1 } else { 0 };
-        writeln!(log, "{}", serde_json::to_string(&MetricsLine::new(&l, elapsed(&start)))?)?;
+        writeln!(log, "{}", serde_json::to_string(&MetricsLine::new(&l, elapsed(&start)))?)
+            .with_context(|| format!("cannot write {}", dir.join("metrics.jsonl").display()))?;
         bar.set_position(l.learning_iterations);
         if let Some(c) = l.check {
             let verdict = if c.passed() { "passed" } else { "failed: restart" };
@@ -196,8 +220,8 @@ fn drive(mut trainer: Trainer, dir: &Path, seconds_before: f64, quiet: bool) -> 
     });
     let model = LearnedModel { variant: state.variant, params: trainer.params()? };
     ModelFile::new(task.algorithm(), task.domain(), &model, Some(meta)).save(&dir.join("model.json"))?;
-    write_atomic(&dir.join("summary.json"), serde_json::to_string_pretty(&summary)?.as_bytes())?;
-    println!("{}", serde_json::to_string(&summary)?);
+    write("summary.json", serde_json::to_string_pretty(&summary)?)?;
+    crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
     if !s.finished {
         eprintln!("note: the run ended at the iteration cap without solving the mixed level");
     }

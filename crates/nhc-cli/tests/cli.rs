@@ -423,3 +423,106 @@ fn a_model_runs_on_another_domain_of_its_algorithm() {
     assert!(lines.iter().any(|l| l["task"] == "addition" && l["domain"] == "decimal"));
     assert!(lines.iter().all(|l| l["params"]["nhc"].as_u64() > Some(0)));
 }
+
+fn code(args: &[&str]) -> (Option<i32>, String) {
+    let out = nhc(args);
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).to_string())
+}
+
+/// Sizes beyond their bounds, and runs beyond the memory limit, are refused before any work.
+#[test]
+fn sizes_are_bounded_before_any_work() {
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let sort = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/sort.json");
+    let repeat = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/repeatCopy.json");
+    let start = std::time::Instant::now();
+    fails_with(
+        &["eval", "--task", "copy", "--model", copy, "--level", "18446744073709551615"],
+        "at most 1000000",
+    );
+    fails_with(
+        &["eval", "--task", "copy", "--model", copy, "--level", "10", "--samples", "18446744073709551615"],
+        "at most 1000000",
+    );
+    fails_with(&["eval", "--task", "search", "--model", "scripted", "--level", "10000000"], "at most 100000");
+    fails_with(
+        &["--max-memory", "1G", "eval", "--task", "sort", "--model", sort, "--level", "10000"],
+        "more than the memory limit of 1.0 GB",
+    );
+    let input = r#"{"items":[[1,0,0,0,0,1]],"copies":1000000000000}"#;
+    fails_with(&["run", "--task", "repeatCopy", "--model", repeat, "--input", input], "would need about");
+    fails_with(&["eval", "--task", "copy", "--model", "/dev/zero", "--level", "10"], "larger than");
+    fails_with(&["--max-memory", "lots", "tasks"], "not a memory size");
+    assert!(start.elapsed().as_secs_f64() < 5.0, "refusals are immediate");
+}
+
+/// Exit codes: 3 for an answer that differs from the reference (still printed), 141 when the
+/// reader of the output went away.
+#[test]
+fn exit_codes_tell_a_wrong_answer_and_a_closed_pipe() {
+    let dup = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/duplicated.json");
+    let five = r#"[[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1]]"#;
+    let out = nhc(&["run", "--task", "duplicated", "--model", dup, "--input", five]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!out.stdout.is_empty(), "the answer is still printed");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wrong answer"));
+    let (c, _) = code(&["run", "--task", "duplicated", "--model", "scripted", "--input", five]);
+    assert_eq!(c, Some(0));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nhc"))
+        .args(["trace", "--task", "copy", "--model", "scripted", "--level", "3000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// One process per run directory; a damaged metrics line before the checkpoint is reported on
+/// resume, not silently dropped with everything after it.
+#[test]
+fn run_directories_are_locked_and_damaged_metrics_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out_s = out.to_str().unwrap();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_nhc"))
+        .args([
+            "train",
+            "--task",
+            "sort",
+            "--seed",
+            "1",
+            "--out",
+            out_s,
+            "--quiet",
+            "--max-iterations",
+            "20000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Until a checkpoint past the start is written (every 250 iterations, at most once a second).
+    let iteration = || -> u64 {
+        let text = std::fs::read_to_string(out.join("checkpoint.json")).unwrap_or_default();
+        serde_json::from_str::<Value>(&text).map_or(0, |v| v["state"]["iteration"].as_u64().unwrap_or(0))
+    };
+    let waited = std::time::Instant::now();
+    while iteration() < 2 && waited.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    fails_with(&["train", "--task", "copy", "--out", out_s], "is in use by another nhc process (pid");
+    fails_with(&["train", "--resume", out_s], "is in use by another nhc process");
+    first.kill().unwrap();
+    first.wait().unwrap();
+
+    let metrics = std::fs::read_to_string(out.join("metrics.jsonl")).unwrap();
+    let mut lines: Vec<String> = metrics.lines().map(String::from).collect();
+    assert!(iteration() >= 2, "the test needs a checkpoint past iteration 1");
+    lines[0] = "{not json".into();
+    std::fs::write(out.join("metrics.jsonl"), lines.join("\n")).unwrap();
+    fails_with(&["train", "--resume", out_s, "--quiet"], "metrics.jsonl line 1 is damaged");
+}

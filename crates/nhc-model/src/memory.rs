@@ -214,6 +214,14 @@ pub struct Memory<D> {
     clock: u64,
 }
 
+/// Bytes one location of [`Memory`] takes for `config` and data words of `data_bytes`: the
+/// control word, the data word, flags, write stamp, temporal links per write head, ancestry links
+/// per tree and its place in the free list. For estimating a run's memory before it starts.
+pub fn bytes_per_location(config: &Config, data_bytes: usize) -> u64 {
+    let trees = if config.ancestry { config.write_heads * config.read_heads } else { 0 };
+    (config.word * 4 + data_bytes + 1 + 8 + 1 + 2 * 4 * config.write_heads + 16 * trees + 4) as u64
+}
+
 impl<D: Clone + Default> Memory<D> {
     /// An empty memory; every read head's previous location is 0 (SPEC §3, "Initial state").
     pub fn new(c: &Config) -> Self {

@@ -112,7 +112,13 @@ pub enum ParamsError {
     Length { expected: usize, got: usize },
     #[error("θ[{index}] is not a finite number")]
     NotFinite { index: usize },
+    #[error("θ[{index}] = {value:?} is out of range: |θ| ≤ {MAX_PARAM:?} (learned models stay far below)")]
+    OutOfRange { index: usize, value: f32 },
 }
+
+/// The largest |θ_k| a model may have. Learned models stay below 10; far larger values make the
+/// step's sums overflow to infinity and NaN.
+pub const MAX_PARAM: f32 = 1e5;
 
 /// A config with a θ that fits it.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +138,9 @@ impl Params {
         }
         if let Some(index) = theta.iter().position(|x| !x.is_finite()) {
             return Err(ParamsError::NotFinite { index });
+        }
+        if let Some(index) = theta.iter().position(|x| x.abs() > MAX_PARAM) {
+            return Err(ParamsError::OutOfRange { index, value: theta[index] });
         }
         Ok(Params { config, layout, theta })
     }

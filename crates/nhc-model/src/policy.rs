@@ -117,7 +117,9 @@ pub fn margin(logits: &[f32], op: usize) -> f32 {
         return 1.0;
     }
     let ratio = (logits[op] - runner_up).exp();
-    ((ratio - 1.0) / MARGIN_MAX).clamp(0.0, 1.0)
+    let m = (ratio - 1.0) / MARGIN_MAX;
+    // NaN (logits that overflowed) counts as no margin.
+    if m.is_nan() { 0.0 } else { m.clamp(0.0, 1.0) }
 }
 
 #[inline]

@@ -277,6 +277,13 @@ impl Task for Addition {
     fn scripted(&self) -> Box<dyn Policy + Send> {
         Box::new(AdditionScript)
     }
+    /// Three phases of ℓ+1 steps.
+    fn max_steps(&self, level: usize) -> u64 {
+        3 * (level as u64 + 1)
+    }
+    fn sample_steps(&self, s: &Operands) -> u64 {
+        3 * s.len() as u64
+    }
     /// `{"a": "1011", "b": "110"}`: digit strings of the domain's base, most significant first,
     /// non-empty.
     fn parse_input(&self, v: &Value) -> Result<Operands, InputError> {

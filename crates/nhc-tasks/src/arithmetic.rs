@@ -315,6 +315,13 @@ impl<A: Algebra> Task for Arithmetic<A> {
     fn scripted(&self) -> Box<dyn Policy + Send> {
         Box::new(StackScript)
     }
+    /// 2ℓ + 1 tokens and ℓ results.
+    fn max_steps(&self, level: usize) -> u64 {
+        3 * level as u64 + 1
+    }
+    fn sample_steps(&self, e: &Self::Sample) -> u64 {
+        2 * e.tokens.len() as u64
+    }
 
     /// A JSON string of whitespace-separated tokens, e.g. `"5 6 * 3 +"` (the domain reads each
     /// token). At least one operator (a lone number is refused: the answer is what the last

@@ -17,6 +17,7 @@ pub mod addition;
 pub mod arithmetic;
 pub mod copy_family;
 pub mod evaluate;
+pub mod limits;
 pub mod model;
 pub mod registry;
 pub mod search_plan;
@@ -119,6 +120,14 @@ pub trait Task: Send + Sync + 'static {
     fn takes_maps(&self) -> bool {
         false
     }
+    /// The highest level this task accepts (its sampler's cost or the world's size may bound it).
+    fn max_level(&self) -> usize {
+        limits::MAX_LEVEL
+    }
+    /// At least the model steps a sample of `level` runs (for estimating memory before a run).
+    fn max_steps(&self, level: usize) -> u64;
+    /// At least the model steps `sample` runs (for a user's input).
+    fn sample_steps(&self, sample: &Self::Sample) -> u64;
     /// The answer as text for `nhc run`; by default its JSON.
     fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {
         let _ = sample;

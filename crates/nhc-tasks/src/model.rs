@@ -57,8 +57,8 @@ pub struct ModelFile {
 /// A model that cannot be used.
 #[derive(Debug, Error)]
 pub enum ModelError {
-    #[error("cannot read model file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    File(#[from] crate::limits::LimitError),
     #[error("cannot write model file {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a valid model file: {source}")]
@@ -101,7 +101,7 @@ impl ModelFile {
     /// a model loads for any domain of its algorithm.
     pub fn load(path: &Path, task: &dyn AnyTask) -> Result<LearnedModel, ModelError> {
         let p = || path.to_path_buf();
-        let text = std::fs::read_to_string(path).map_err(|source| ModelError::Read { path: p(), source })?;
+        let text = crate::limits::read_text(path, "model file", crate::limits::MAX_MODEL_BYTES)?;
         let file: ModelFile =
             serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
         let algorithm = match file.format {

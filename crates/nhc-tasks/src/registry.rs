@@ -5,9 +5,11 @@ use crate::addition::Addition;
 use crate::arithmetic::{Arithmetic, Decimal};
 use crate::copy_family::{Binary, Copy, Duplicated, RepeatCopy, Reverse};
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
+use crate::limits::{Estimate, LimitError, MAX_SAMPLES};
 use crate::search_plan::{SearchPlan, sokoban::Sokoban};
 use crate::sort::{Bytes, Sort};
 use crate::{Algorithm, InputError, Model, Task, sample_rng};
+use nhc_model::memory::bytes_per_location;
 use nhc_model::{Config, Machine, MemoryDecision, Policy, RunLimits, run_scored};
 use serde::Serialize;
 use serde_json::Value;
@@ -22,8 +24,12 @@ pub enum TaskError {
     UnknownDomain { task: String, domain: String },
     #[error("level must be at least 1, got {0}")]
     Level(usize),
+    #[error("level {got} is beyond what task `{task}` supports (at most {max})")]
+    LevelTooHigh { task: &'static str, got: usize, max: usize },
     #[error("the number of samples must be at least 1")]
     NoSamples,
+    #[error(transparent)]
+    Limit(#[from] LimitError),
     #[error("input for task `{task}`: {source}")]
     Input { task: &'static str, source: InputError },
 }
@@ -122,6 +128,8 @@ pub trait AnyTask: Sync {
     }
     /// The algorithm's scripted solution.
     fn scripted(&self) -> Box<dyn Policy + Send>;
+    /// Checks that `level` is one this task accepts (1 ..= its highest level).
+    fn check_level(&self, level: usize) -> Result<(), TaskError>;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
     /// `samples` fresh samples of `level` (SPEC §8).
@@ -132,6 +140,9 @@ pub trait AnyTask: Sync {
         samples: usize,
         seed: u64,
     ) -> Result<EvalReport, TaskError>;
+    /// Whether the task takes `input` (parsed and within the memory limit for the full NHC),
+    /// without running anything.
+    fn check_input(&self, input: &Value) -> Result<(), TaskError>;
     /// The model applied to a user's input.
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError>;
     /// One sample of `level` run to its end (or `max_steps`) without stopping at mistakes:
@@ -151,8 +162,40 @@ pub trait AnyTask: Sync {
 pub struct Entry<T>(pub T);
 
 impl<T: Task> Entry<T> {
-    fn parse(&self, input: &Value) -> Result<T::Sample, TaskError> {
-        self.0.parse_input(input).map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })
+    /// A user's input as a sample, refused when its run would not fit the memory limit.
+    fn parse(&self, input: &Value, config: &Config, extra_per_step: u64) -> Result<T::Sample, TaskError> {
+        let sample = self
+            .0
+            .parse_input(input)
+            .map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })?;
+        let estimate = self.estimate(self.0.sample_steps(&sample), config, extra_per_step);
+        estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
+        Ok(sample)
+    }
+
+    /// Memory of a run of `steps` steps on a machine of `config`: per step, the locations written
+    /// ([`bytes_per_location`], as if none were freed), the expected trace, the sample's and data
+    /// modules' word, and `extra`. Measured against it: a level-2 000 sort sample peaks at 221 MB
+    /// for 4.0 M steps (55 bytes a step; the estimate is 78).
+    fn estimate(&self, steps: u64, config: &Config, extra: u64) -> Estimate {
+        let data = std::mem::size_of::<T::Data>() as u64;
+        let trace = 1 + config.read_heads as u64 * std::mem::size_of::<Option<T::Data>>() as u64;
+        let memory = config.write_heads as u64 * bytes_per_location(config, data as usize);
+        Estimate { steps, bytes_per_step: memory + trace + 2 * data + extra }
+    }
+
+    /// Level checked, and the samples of `level` that fit the memory limit at once (at most
+    /// `wanted`).
+    fn level_in_flight(
+        &self,
+        level: usize,
+        config: &Config,
+        extra: u64,
+        wanted: u64,
+    ) -> Result<u64, TaskError> {
+        self.check_level(level)?;
+        let what = format!("a sample of task `{}` at level {level}", self.0.algorithm().name);
+        Ok(self.estimate(self.0.max_steps(level), config, extra).in_flight(what, wanted)?)
     }
 
     /// Runs `sample` to its end (at most twice its trace and 100 steps), `observe` seeing every
@@ -192,6 +235,14 @@ impl<T: Task> AnyTask for Entry<T> {
     fn takes_maps(&self) -> bool {
         self.0.takes_maps()
     }
+    fn check_level(&self, level: usize) -> Result<(), TaskError> {
+        let max = self.0.max_level();
+        match level {
+            0 => Err(TaskError::Level(level)),
+            l if l > max => Err(TaskError::LevelTooHigh { task: self.0.algorithm().name, got: l, max }),
+            _ => Ok(()),
+        }
+    }
     fn scripted(&self) -> Box<dyn Policy + Send> {
         self.0.scripted()
     }
@@ -205,13 +256,20 @@ impl<T: Task> AnyTask for Entry<T> {
         samples: usize,
         seed: u64,
     ) -> Result<EvalReport, TaskError> {
-        check_level(level)?;
         if samples == 0 {
             return Err(TaskError::NoSamples);
         }
-        let start = std::time::Instant::now();
+        crate::limits::at_most("the number of samples", samples as u64, MAX_SAMPLES as u64)?;
         let config = model.config(self.0.algorithm());
-        let results = evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
+        let threads = rayon::current_num_threads();
+        let fit = self.level_in_flight(level, &config, 0, threads as u64)? as usize;
+        let start = std::time::Instant::now();
+        let go = || evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
+        // Fewer threads when fewer samples fit in memory at once (results do not depend on it).
+        let results = match rayon::ThreadPoolBuilder::new().num_threads(fit).build() {
+            Ok(pool) if fit < threads => pool.install(go),
+            _ => go(),
+        };
         Ok(EvalReport {
             task: self.name().to_string(),
             domain: Some(self.domain().to_string()),
@@ -226,8 +284,11 @@ impl<T: Task> AnyTask for Entry<T> {
             failed: (0..samples as u64).zip(&results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
         })
     }
+    fn check_input(&self, input: &Value) -> Result<(), TaskError> {
+        self.parse(input, &self.0.algorithm().config, 0).map(|_| ())
+    }
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
-        let sample = self.parse(input)?;
+        let sample = self.parse(input, &model.config(self.0.algorithm()), 0)?;
         Ok(self.run_sample(model, sample, |_, _| {}))
     }
     fn time_sample(
@@ -237,8 +298,8 @@ impl<T: Task> AnyTask for Entry<T> {
         seed: u64,
         max_steps: u64,
     ) -> Result<(u64, f64), TaskError> {
-        check_level(level)?;
         let task = &self.0;
+        self.level_in_flight(level, &model.config(task.algorithm()), 0, 1)?;
         let prepared = PreparedSample::new(task, task.sample(level, &mut sample_rng(seed, level, 0)));
         let mut machine = Machine::new(&model.config(task.algorithm()));
         let mut modules = prepared.modules.clone();
@@ -251,14 +312,14 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
         let task = &self.0;
+        let config = model.config(task.algorithm());
         let sample = match source {
             TraceSource::Level { level, seed, index } => {
-                check_level(*level)?;
+                self.level_in_flight(*level, &config, TRACE_ROW_BYTES, 1)?;
                 task.sample(*level, &mut sample_rng(*seed, *level, *index))
             }
-            TraceSource::Input(v) => self.parse(v)?,
+            TraceSource::Input(v) => self.parse(v, &config, TRACE_ROW_BYTES)?,
         };
-        let config = model.config(task.algorithm());
         let ops = task.algorithm().ops;
         let mut rows = Vec::new();
         let report = self.run_sample(model, sample, |r, correct| {
@@ -280,9 +341,9 @@ impl<T: Task> AnyTask for Entry<T> {
     }
 }
 
-fn check_level(level: usize) -> Result<(), TaskError> {
-    if level == 0 { Err(TaskError::Level(level)) } else { Ok(()) }
-}
+/// What one row of a trace takes (words, reads, locations as text and numbers), for the memory
+/// estimate of `nhc trace`.
+const TRACE_ROW_BYTES: u64 = 512;
 
 /// Every task, the paper's eleven first, in its table order. An algorithm's first entry is its
 /// training domain; the task name alone finds it.

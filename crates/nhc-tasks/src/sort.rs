@@ -178,6 +178,12 @@ pub fn trace<O: Order>(order: &O, items: &[O::Item]) -> Trace<O::Item> {
     t
 }
 
+/// At least the steps of sorting `n` objects: the presentation, then n scans of at most n + 1
+/// steps each.
+fn scan_steps(n: u64) -> u64 {
+    n.saturating_add(n.saturating_mul(n.saturating_add(1)))
+}
+
 /// sort on a domain.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Sort<S>(pub S);
@@ -211,6 +217,13 @@ impl<S: SortDomain> Task for Sort<S> {
     }
     fn scripted(&self) -> Box<dyn Policy + Send> {
         Box::new(SortScript)
+    }
+    /// ℓ+1 objects.
+    fn max_steps(&self, level: usize) -> u64 {
+        scan_steps(level as u64 + 1)
+    }
+    fn sample_steps(&self, s: &Vec<S::Item>) -> u64 {
+        scan_steps(s.len() as u64)
     }
     fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
         self.0.parse(v)

@@ -67,3 +67,94 @@ fn registry_is_consistent() {
         Err(nhc_tasks::TaskError::UnknownDomain { .. })
     ));
 }
+
+/// Arbitrary JSON: scalars of every kind (huge and negative numbers, long strings) nested in
+/// arrays and objects with the keys the tasks read.
+fn json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (0u64..3).prop_map(Value::from),
+        any::<f64>().prop_map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)),
+        "[ -~]{0,12}".prop_map(Value::from),
+        "[01]{0,40}".prop_map(Value::from),
+        "[0-9 +*/-]{0,30}".prop_map(Value::from),
+        "[#$@ -]{6}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        let keys = prop_oneof![
+            Just("a".to_string()),
+            Just("b".to_string()),
+            Just("items".to_string()),
+            Just("copies".to_string()),
+            Just("start".to_string()),
+            Just("goal".to_string()),
+            "[a-z]{1,6}",
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::from),
+            prop::collection::btree_map(keys, inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// No input makes a task panic: every task (every domain) parses it or refuses it plainly.
+    #[test]
+    fn every_task_takes_or_refuses_any_json(v in json()) {
+        for task in nhc_tasks::registry::all() {
+            if let Err(e) = task.check_input(&v) {
+                proptest::prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+
+    /// Text maps: any rows parse or are refused.
+    #[test]
+    fn any_map_text_parses_or_is_refused(rows in proptest::collection::vec("[ -~]{0,9}", 0..9)) {
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let _ = nhc_tasks::search_plan::sokoban::Board::<6>::parse(&rows);
+    }
+
+    /// Model files: any JSON (and any bytes) loads or is refused.
+    #[test]
+    fn any_model_file_loads_or_is_refused(v in json(), bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+        let dir = std::env::temp_dir().join(format!("nhc-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let task = nhc_tasks::find("copy").unwrap();
+        for (k, content) in [v.to_string().into_bytes(), bytes].into_iter().enumerate() {
+            let path = dir.join(format!("m{k}.json"));
+            std::fs::write(&path, content).unwrap();
+            let _ = nhc_tasks::ModelFile::load(&path, task);
+        }
+    }
+}
+
+/// A model file whose θ is a valid JSON object but out of range is refused, not run.
+#[test]
+fn model_files_with_extreme_numbers_are_refused() {
+    let dir = std::env::temp_dir().join(format!("nhc-extreme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let task = nhc_tasks::find("copy").unwrap();
+    let len = Layout::new(&task.config()).len();
+    for (value, needle) in
+        [("3e38", "out of range"), ("1e39", "not a finite number"), ("1e400", "not a valid")]
+    {
+        let params = vec![value; len].join(",");
+        let text = format!(
+            r#"{{"format":2,"algorithm":"copy","config":{},"params":[{params}]}}"#,
+            serde_json::to_string(&task.config()).unwrap()
+        );
+        let path = dir.join("m.json");
+        std::fs::write(&path, text).unwrap();
+        let err = nhc_tasks::ModelFile::load(&path, task).unwrap_err().to_string();
+        assert!(err.contains(needle), "{value}: {err}");
+    }
+}

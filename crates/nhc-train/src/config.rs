@@ -149,9 +149,31 @@ pub enum ConfigError {
     CheckSamples,
     #[error("check_level must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
     CheckLevel(usize),
+    #[error("{name} is {value:?}; at most {max:?} is supported")]
+    TooLarge { name: &'static str, value: f64, max: f64 },
+    #[error("levels must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
+    LevelsReachTest(usize),
     #[error("invalid TOML training config: {0}")]
     Toml(String),
 }
+
+/// Upper bounds of the counts and scales of a config: far beyond the paper's values, below what
+/// would exhaust memory or overflow θ (N(0, init_std²) must stay a finite f32).
+pub const BOUNDS: [(&str, f64); 13] = [
+    ("batch", 100_000.0),
+    ("population", 10_000.0),
+    ("max_iterations", 1e9),
+    ("restart_after", 1e9),
+    ("perfect_to_solve", 1e9),
+    ("perfect_to_solve_after_learning", 1e9),
+    ("bad_memories", 1_000_000.0),
+    ("check_samples", 100_000.0),
+    ("learning_rate", 100.0),
+    ("sigma", 100.0),
+    ("init_std", 100.0),
+    ("gate_bias", 100.0),
+    ("word_noise", 100.0),
+];
 
 /// A [`TrainConfig`] that passed [`TrainConfig::check`]: checked once, at the edge (a config
 /// file, a checkpoint), and trusted after. Serialises as the plain config; deserialising checks.
@@ -254,7 +276,35 @@ impl TrainConfig {
         if self.check_level >= FIRST_TEST_LEVEL {
             return Err(E::CheckLevel(self.check_level));
         }
+        if self.levels >= FIRST_TEST_LEVEL {
+            return Err(E::LevelsReachTest(self.levels));
+        }
+        for (name, max) in BOUNDS {
+            let value = self.value(name);
+            if value.abs() > max {
+                return Err(E::TooLarge { name, value, max });
+            }
+        }
         Ok(())
+    }
+
+    /// A bounded field by name, as a number (see [`BOUNDS`]).
+    fn value(&self, name: &str) -> f64 {
+        match name {
+            "batch" => self.batch as f64,
+            "population" => self.population as f64,
+            "max_iterations" => self.max_iterations as f64,
+            "restart_after" => self.restart_after as f64,
+            "perfect_to_solve" => self.perfect_to_solve as f64,
+            "perfect_to_solve_after_learning" => self.perfect_to_solve_after_learning as f64,
+            "bad_memories" => self.bad_memories as f64,
+            "check_samples" => self.check_samples as f64,
+            "learning_rate" => self.learning_rate,
+            "sigma" => self.sigma,
+            "init_std" => self.init_std,
+            "gate_bias" => self.gate_bias,
+            _ => self.word_noise,
+        }
     }
 
     /// The config, checked: what a run takes.
@@ -388,6 +438,21 @@ mod tests {
         assert_eq!(with(|c| c.check_level = 100), Err(ConfigError::CheckLevel(100)));
         assert_eq!(with(|c| c.check_level = 99), Ok(()));
     }
+    #[test]
+    fn counts_and_scales_are_bounded() {
+        assert_eq!(
+            with(|c| c.batch = 1_000_000_000_000),
+            Err(ConfigError::TooLarge { name: "batch", value: 1e12, max: 100_000.0 })
+        );
+        assert!(matches!(with(|c| c.bad_memories = 100_000_000_000_000), Err(ConfigError::TooLarge { .. })));
+        assert!(matches!(with(|c| c.init_std = 1e300), Err(ConfigError::TooLarge { name: "init_std", .. })));
+        assert!(matches!(with(|c| c.gate_bias = -1e9), Err(ConfigError::TooLarge { name: "gate_bias", .. })));
+        assert_eq!(with(|c| c.levels = 100), Err(ConfigError::LevelsReachTest(100)));
+        for (name, _) in BOUNDS {
+            assert!(TrainConfig::default().value(name).is_finite(), "{name}");
+        }
+    }
+
     #[test]
     fn levels_at_least_one() {
         assert_eq!(with(|c| c.levels = 0), Err(ConfigError::Levels));

@@ -25,7 +25,7 @@ pub struct BadMemories {
 
 impl BadMemories {
     pub fn new(capacity: usize) -> Self {
-        BadMemories { capacity, items: VecDeque::with_capacity(capacity) }
+        BadMemories { capacity, items: VecDeque::new() }
     }
     /// Adds a failed sample, dropping the oldest when full.
     pub fn push(&mut self, key: SampleKey) {

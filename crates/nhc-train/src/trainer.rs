@@ -28,6 +28,12 @@ pub enum TrainError {
     TaskMismatch { expected: &'static str, found: String },
     #[error("checkpoint θ has {found} numbers but task `{task}` as {variant} needs {expected}")]
     ThetaLength { task: &'static str, variant: Variant, expected: usize, found: usize },
+    #[error("checkpoint θ: {0}")]
+    CheckpointTheta(ParamsError),
+    #[error(
+        "θ left the range of a model at iteration {iteration} ({source}); training stopped, the last checkpoint is the last good state"
+    )]
+    Diverged { iteration: u64, source: ParamsError },
 }
 
 /// Everything a run needs to continue: a checkpoint is exactly this struct.
@@ -123,6 +129,7 @@ impl Trainer {
                 found: state.nes.theta.len(),
             });
         }
+        Params::new(model.clone(), state.nes.theta.clone()).map_err(TrainError::CheckpointTheta)?;
         Ok(Trainer { state, task, model })
     }
 
@@ -174,8 +181,9 @@ impl Trainer {
     /// One iteration (SPEC §6–§7): build the batch (each sample prepared once), score θ, and
     /// unless it has maximum fitness (or, with [`NoUpdateAt::Solved`], solves every sample)
     /// sample P offspring, score them on the same batch in parallel and update θ. Call while
-    /// `!done()`; afterwards it keeps iterating on the last level.
-    pub fn step(&mut self) -> IterationLog {
+    /// `!done()`; afterwards it keeps iterating on the last level. Fails when the update takes θ
+    /// out of the range of a model (non-finite or beyond `MAX_PARAM`): the run cannot go on.
+    pub fn step(&mut self) -> Result<IterationLog, TrainError> {
         let s = &mut self.state;
         let model = &self.model;
         let level = s.curriculum.level;
@@ -220,6 +228,9 @@ impl Trainer {
             let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
             steps += scored.iter().map(|f| f.1).sum::<u64>();
             let shaped = s.nes.tell(&params, &fitness);
+            if let Err(source) = Params::new(model.clone(), s.nes.theta.clone()) {
+                return Err(TrainError::Diverged { iteration: s.iteration + 1, source });
+            }
             offspring = Some(fitness.into_iter().zip(shaped).collect::<Vec<_>>());
             if learned {
                 s.learning_iterations += 1;
@@ -252,7 +263,7 @@ impl Trainer {
             restart::restart(s, model);
         }
         s.steps += steps;
-        IterationLog {
+        Ok(IterationLog {
             iteration: s.iteration,
             level,
             fitness_raw,
@@ -269,15 +280,15 @@ impl Trainer {
             restarted,
             restarts: s.restarts,
             learning_iterations: s.learning_iterations,
-        }
+        })
     }
 
     /// Steps until [`Trainer::done`], calling `on_step` after each iteration.
-    pub fn run(&mut self, mut on_step: impl FnMut(&IterationLog)) -> Summary {
+    pub fn run(&mut self, mut on_step: impl FnMut(&IterationLog)) -> Result<Summary, TrainError> {
         while !self.done() {
-            let log = self.step();
+            let log = self.step()?;
             on_step(&log);
         }
-        self.summary()
+        Ok(self.summary())
     }
 }

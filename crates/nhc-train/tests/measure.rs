@@ -14,7 +14,7 @@ fn measure_copy() {
     let mut t = Trainer::new(task, Variant::Nhc, config.validate().unwrap(), seed).unwrap();
     let start = Instant::now();
     let mut last_fit = 0.0;
-    t.run(|log| {
+    let _ = t.run(|log| {
         if log.solved_level.is_some() || log.restarted || log.iteration % 250 == 0 {
             println!(
                 "{:>6} {:>7.2}s level {:>2} fit {:.3} best {:?} learn {} restarts {} solved {:?}",

@@ -13,7 +13,7 @@ fn run(config: TrainConfig, seed: u64, iterations: u64) -> (Trainer, Vec<Iterati
     let mut t = Trainer::new(copy(), Variant::Nhc, config.validate().unwrap(), seed).unwrap();
     let mut logs = Vec::new();
     while !t.done() && t.state().iteration < iterations {
-        logs.push(t.step());
+        logs.push(t.step().unwrap());
     }
     (t, logs)
 }
@@ -91,7 +91,7 @@ fn checkpoint_resume_matches_uninterrupted_run() -> Result<(), Box<dyn std::erro
     let json = serde_json::to_string(&half.into_state())?;
     let mut resumed = Trainer::from_state(copy(), serde_json::from_str(&json)?)?;
     while resumed.state().iteration < 60 {
-        resumed.step();
+        resumed.step().unwrap();
     }
     assert_eq!(bits(straight.theta()), bits(resumed.theta()));
     assert_eq!(serde_json::to_string(straight.state())?, serde_json::to_string(resumed.state())?);
@@ -185,10 +185,65 @@ fn variants_train_with_their_own_configs() {
         let m = t.model().clone();
         assert_eq!((m.ancestry, m.previous_update, m.write_heads), (ancestry, previous_update, write_heads));
         assert_eq!(t.theta().len(), nhc_model::Layout::new(&m).len());
-        let logs: Vec<IterationLog> = (0..20).map(|_| t.step()).collect();
+        let logs: Vec<IterationLog> = (0..20).map(|_| t.step().unwrap()).collect();
         assert!(logs.iter().any(|l| l.updated), "{variant}: θ must be updated");
         let json = serde_json::to_string(t.state()).unwrap();
         let back = Trainer::from_state(copy(), serde_json::from_str(&json).unwrap()).unwrap();
         assert_eq!(back.state().variant, variant);
+    }
+}
+
+/// A config that throws θ out of range stops training with an error at once, not with a
+/// checkpoint of nulls; a checkpoint whose θ is not a model's is refused on resume.
+#[test]
+fn diverging_theta_stops_training_and_bad_checkpoints_are_refused() {
+    let wild = TrainConfig { learning_rate: 100.0, sigma: 1e-6, ..TrainConfig::default() };
+    let mut t = Trainer::new(copy(), Variant::Nhc, wild.validate().unwrap(), 1).unwrap();
+    let err = (0..50).find_map(|_| t.step().err()).expect("θ must leave the range");
+    assert!(err.to_string().contains("θ left the range of a model"), "{err}");
+
+    let good = Trainer::new(copy(), Variant::Nhc, quick().validate().unwrap(), 1).unwrap().into_state();
+    let mut json = serde_json::to_value(&good).unwrap();
+    for bad in [serde_json::json!(1e39), serde_json::json!(3e38), serde_json::Value::Null] {
+        json["nes"]["theta"][0] = bad.clone();
+        let refused = match serde_json::from_value::<TrainState>(json.clone()) {
+            Err(_) => true,
+            Ok(state) => Trainer::from_state(copy(), state).is_err(),
+        };
+        assert!(refused, "θ[0] = {bad}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Any TOML text, and any value of any field, is a valid config or a plain error.
+    #[test]
+    fn any_config_text_is_read_or_refused(text in "[ -~\n]{0,80}", field in 0usize..13, value in proptest::num::f64::ANY) {
+        let _ = TrainConfig::from_toml(&text);
+        let name = nhc_train::config::BOUNDS[field].0;
+        let _ = TrainConfig::from_toml(&format!("{name} = {value:?}"));
+        let _ = TrainConfig::from_toml(&format!("{name} = {}", value as i64));
+    }
+
+    /// Any change to one field of a checkpoint reads or is refused, and a state that reads
+    /// resumes or is refused: never a panic.
+    #[test]
+    fn any_checkpoint_field_reads_or_is_refused(key in 0usize..8, value in proptest::num::i64::ANY, x in proptest::num::f64::ANY) {
+        let state = Trainer::new(copy(), Variant::Nhc, quick().validate().unwrap(), 1).unwrap().into_state();
+        let mut json = serde_json::to_value(&state).unwrap();
+        let fields = ["task", "variant", "config", "nes", "curriculum", "iteration", "rng", "seed"];
+        json[fields[key]] = serde_json::json!(value);
+        if let Ok(s) = serde_json::from_value::<TrainState>(json.clone()) {
+            let _ = Trainer::from_state(copy(), s);
+        }
+        json = serde_json::to_value(&state).unwrap();
+        json["curriculum"]["level"] = serde_json::json!(value);
+        json["config"]["sigma"] = serde_json::json!(x);
+        if let Ok(s) = serde_json::from_value::<TrainState>(json)
+            && let Ok(mut t) = Trainer::from_state(copy(), s)
+        {
+            let _ = t.step();
+        }
     }
 }

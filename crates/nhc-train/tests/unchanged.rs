@@ -26,7 +26,7 @@ fn short_runs_of_every_task_match_the_recorded_values() {
         let task = nhc_tasks::find(name).unwrap();
         let config = TrainConfig { max_iterations: 20, ..TrainConfig::default() }.validate().unwrap();
         let mut t = Trainer::new(task, Variant::Nhc, config, 1).unwrap();
-        let s = t.run(|_| {});
+        let s = t.run(|_| {}).unwrap();
         let got = serde_json::json!({
             "iterations": s.iterations,
             "learning_iterations": s.learning_iterations,

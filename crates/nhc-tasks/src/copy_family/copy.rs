@@ -17,7 +17,7 @@ pub const COPY: Algorithm = Algorithm { name: "copy", ops: &OPS, config: config(
 pub struct Copy<O>(pub O);
 
 impl<O: Objects> Task for Copy<O> {
-    sequence_task!(COPY, SignalSet::FirstInnerLast);
+    sequence_task!(COPY, SignalSet::FirstInnerLast, |l| l, |_| 1);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
         Sequence { items: random_objects(&self.0, level, rng), passes: 1 }

@@ -15,7 +15,7 @@ pub const DUPLICATED: Algorithm =
 pub struct Duplicated<O>(pub O);
 
 impl<O: Objects> Task for Duplicated<O> {
-    sequence_task!(DUPLICATED, SignalSet::FirstRepeat);
+    sequence_task!(DUPLICATED, SignalSet::FirstRepeat, |l| l.saturating_mul(l), |_| 1);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
         let mut distinct: Vec<O::Object> = Vec::with_capacity(level);

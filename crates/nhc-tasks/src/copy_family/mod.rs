@@ -9,7 +9,7 @@
 /// The items every copy-family [`crate::Task`] shares: types, domain, data modules, answer and
 /// its JSON form.
 macro_rules! sequence_task {
-    ($algorithm:expr, $signals:expr) => {
+    ($algorithm:expr, $signals:expr, $items:expr, $passes:expr) => {
         type Data = O::Object;
         type Sample = Sequence<O::Object>;
         type Answer = Vec<O::Object>;
@@ -32,6 +32,13 @@ macro_rules! sequence_task {
         }
         fn show(&self, d: &O::Object) -> String {
             self.0.show(d)
+        }
+        fn max_steps(&self, level: usize) -> u64 {
+            let (items, passes): (fn(u64) -> u64, fn(u64) -> u64) = ($items, $passes);
+            steps(items(level as u64), passes(level as u64))
+        }
+        fn sample_steps(&self, s: &Self::Sample) -> u64 {
+            steps(s.items.len() as u64, s.passes as u64)
         }
     };
 }
@@ -200,6 +207,12 @@ impl<X: Clone + Default + PartialEq + Debug> DataModules for SequenceModules<X> 
     fn phase(&self) -> &'static str {
         if self.output_phase() { "output" } else { "input" }
     }
+}
+
+/// At least the steps of a sample presenting `items` objects and outputting `passes` passes (each
+/// at most every object, then `M`).
+pub fn steps(items: u64, passes: u64) -> u64 {
+    items.saturating_add(passes.saturating_mul(items.saturating_add(1))).saturating_add(1)
 }
 
 /// `n` random objects of domain `o`.

@@ -18,7 +18,7 @@ pub const REPEAT_COPY: Algorithm =
 pub struct RepeatCopy<O>(pub O);
 
 impl<O: Objects> Task for RepeatCopy<O> {
-    sequence_task!(REPEAT_COPY, SignalSet::FirstInnerLast);
+    sequence_task!(REPEAT_COPY, SignalSet::FirstInnerLast, |l| l, |l| l);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
         Sequence { items: random_objects(&self.0, level, rng), passes: level }

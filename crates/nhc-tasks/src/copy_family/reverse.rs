@@ -17,7 +17,7 @@ pub const REVERSE: Algorithm =
 pub struct Reverse<O>(pub O);
 
 impl<O: Objects> Task for Reverse<O> {
-    sequence_task!(REVERSE, SignalSet::FirstInnerLast);
+    sequence_task!(REVERSE, SignalSet::FirstInnerLast, |l| l, |_| 1);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
         Sequence { items: random_objects(&self.0, level, rng), passes: 1 }

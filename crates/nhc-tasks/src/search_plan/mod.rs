@@ -40,6 +40,10 @@ use nhc_model::{Policy, Trace};
 use serde_json::{Value, json};
 use sokoban::Sokoban;
 
+/// Highest level of the family: the sampler draws up to [`EXACT_ATTEMPTS`] starts with a
+/// breadth-first search of ℓ expansions each.
+pub const MAX_LEVEL: usize = 100_000;
+
 /// search (SPEC §9).
 pub const SEARCH: Algorithm = Algorithm { name: "search", ops: &OP_NAMES, config: config(false) };
 /// plan (SPEC §9).
@@ -151,6 +155,19 @@ impl<W: World> Task for SearchPlan<W> {
     }
     fn scripted(&self) -> Box<dyn Policy + Send> {
         Box::new(SearchScript::new(self.plus))
+    }
+    /// The sampler's cost grows with the level (up to [`EXACT_ATTEMPTS`] breadth-first searches
+    /// of ℓ expansions): a level-100 000 sample takes seconds to draw.
+    fn max_level(&self) -> usize {
+        MAX_LEVEL
+    }
+    /// At most 2ℓ expansions (the sampler's fallback) of four children each, then the path back.
+    fn max_steps(&self, level: usize) -> u64 {
+        8 * level as u64 + 64
+    }
+    /// A user's problem is found within [`MAX_INPUT_EXPANSIONS`] expansions.
+    fn sample_steps(&self, _p: &Problem<W::State>) -> u64 {
+        4 * MAX_INPUT_EXPANSIONS as u64 + 64
     }
     /// `{"start": …, "goal": …}` in the world's form (sokoban: text maps with `#` wall, `$` box,
     /// `@` agent and `-` or space empty, including the enclosing walls).

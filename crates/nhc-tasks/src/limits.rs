@@ -1,0 +1,173 @@
+//! Bounds on every size a user can give, and the memory a run may take: checked before any
+//! work, so big inputs get a clear error instead of an abort.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use thiserror::Error;
+
+/// Highest level any command accepts (a task may accept fewer, [`crate::Task::max_level`]).
+pub const MAX_LEVEL: usize = 1_000_000;
+/// Most samples of one evaluation.
+pub const MAX_SAMPLES: usize = 1_000_000;
+/// Largest input file (`--input @FILE`, map files) and input text.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+/// Largest model file (θ of a few hundred numbers is a few kilobytes).
+pub const MAX_MODEL_BYTES: u64 = 16 << 20;
+/// Largest config file, checkpoint or summary.
+pub const MAX_STATE_BYTES: u64 = 256 << 20;
+/// Share of the machine's memory a run may take unless told otherwise.
+pub const DEFAULT_MEMORY_SHARE: f64 = 0.5;
+
+/// A size beyond its bound, or a run that would need more memory than allowed.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum LimitError {
+    #[error("{what} is {got}; at most {max} is supported")]
+    TooLarge { what: &'static str, got: u64, max: u64 },
+    #[error(
+        "{what} would need about {} ({steps} steps of about {bytes_per_step} bytes{}), more than the memory limit of {} (set it with --max-memory)",
+        show_bytes(*needed), if *in_flight > 1 { format!(", {in_flight} samples at a time") } else { String::new() }, show_bytes(*limit)
+    )]
+    Memory { what: String, steps: u64, bytes_per_step: u64, in_flight: u64, needed: u64, limit: u64 },
+    #[error("{path} is larger than {max} bytes; it cannot be {what}")]
+    FileTooLarge { path: String, what: &'static str, max: u64 },
+    #[error("cannot read {what} {path}: {reason}")]
+    Read { path: String, what: &'static str, reason: String },
+    #[error("`{0}` is not a memory size (e.g. 8G, 512M, 1000000)")]
+    MemorySize(String),
+}
+
+/// `value ≤ max`, or a [`LimitError::TooLarge`] naming `what`.
+pub fn at_most(what: &'static str, value: u64, max: u64) -> Result<(), LimitError> {
+    if value > max { Err(LimitError::TooLarge { what, got: value, max }) } else { Ok(()) }
+}
+
+/// Bytes as text: `7.2 GB`, `512.0 MB`, `900 bytes`.
+pub fn show_bytes(b: u64) -> String {
+    match b {
+        b if b >= 1 << 30 => format!("{:.1} GB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.1} MB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The memory limit set for this process; 0 = not set ([`memory_limit`] then uses a share of
+/// the machine's memory).
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the memory a run may take, in bytes (`--max-memory`).
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The memory a run may take: the limit set, or [`DEFAULT_MEMORY_SHARE`] of the machine's
+/// memory (`MemTotal` of /proc/meminfo; 4 GB where that cannot be read).
+pub fn memory_limit() -> u64 {
+    match MEMORY_LIMIT.load(Ordering::Relaxed) {
+        0 => (machine_memory().unwrap_or(8 << 30) as f64 * DEFAULT_MEMORY_SHARE) as u64,
+        set => set,
+    }
+}
+
+fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// Parses a memory size: a number of bytes, or with a suffix K, M, G, T (powers of 1024).
+pub fn parse_memory(text: &str) -> Result<u64, LimitError> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit() && *c != '.') {
+        Some((i, _)) => (&t[..i], t[i..].trim().trim_end_matches(['B', 'b'])),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit.to_ascii_uppercase().as_str() {
+        "" => 1,
+        "K" | "KI" => 1 << 10,
+        "M" | "MI" => 1 << 20,
+        "G" | "GI" => 1 << 30,
+        "T" | "TI" => 1 << 40,
+        _ => return Err(LimitError::MemorySize(text.to_string())),
+    };
+    let x: f64 = digits.parse().map_err(|_| LimitError::MemorySize(text.to_string()))?;
+    let bytes = x * scale as f64;
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(LimitError::MemorySize(text.to_string()));
+    }
+    Ok(bytes as u64)
+}
+
+/// What one sample of a run needs: model steps and bytes per step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Estimate {
+    pub steps: u64,
+    pub bytes_per_step: u64,
+}
+
+impl Estimate {
+    /// Bytes of one sample.
+    pub fn bytes(&self) -> u64 {
+        self.steps.saturating_mul(self.bytes_per_step)
+    }
+
+    /// How many samples of this size may run at once within the limit (at most `wanted`), or an
+    /// error when not even one fits.
+    pub fn in_flight(&self, what: impl Into<String>, wanted: u64) -> Result<u64, LimitError> {
+        let limit = memory_limit();
+        let one = self.bytes().max(1);
+        if one > limit {
+            return Err(LimitError::Memory {
+                what: what.into(),
+                steps: self.steps,
+                bytes_per_step: self.bytes_per_step,
+                in_flight: 1,
+                needed: one,
+                limit,
+            });
+        }
+        Ok((limit / one).clamp(1, wanted.max(1)))
+    }
+}
+
+/// Reads a text file of at most `max` bytes; `what` names it in errors ("model file", …).
+pub fn read_text(path: &Path, what: &'static str, max: u64) -> Result<String, LimitError> {
+    let shown = || path.display().to_string();
+    let err = |e: std::io::Error| LimitError::Read { path: shown(), what, reason: e.to_string() };
+    let file = std::fs::File::open(path).map_err(err)?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(err)?;
+    if bytes.len() as u64 > max {
+        return Err(LimitError::FileTooLarge { path: shown(), what, max });
+    }
+    String::from_utf8(bytes).map_err(|e| err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_sizes_parse() {
+        assert_eq!(parse_memory("8G"), Ok(8 << 30));
+        assert_eq!(parse_memory("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory("1.5GB"), Ok(3 << 29));
+        assert_eq!(parse_memory("1000"), Ok(1000));
+        for bad in ["", "G", "-1G", "8X", "0", "1e400"] {
+            assert!(parse_memory(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn samples_in_flight_fit_the_limit() {
+        set_memory_limit(1000);
+        let e = Estimate { steps: 10, bytes_per_step: 30 };
+        assert_eq!(e.in_flight("x", 50), Ok(3));
+        assert_eq!(e.in_flight("x", 2), Ok(2));
+        let big = Estimate { steps: 100, bytes_per_step: 30 };
+        let err = big.in_flight("level 5", 1).unwrap_err().to_string();
+        assert!(err.contains("level 5 would need about 3000 bytes") && err.contains("--max-memory"), "{err}");
+        set_memory_limit(0);
+    }
+}
