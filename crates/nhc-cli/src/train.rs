@@ -74,7 +74,8 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
         serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
     let task = nhc_tasks::registry::find_in(&cp.state.task, cp.state.domain.as_deref())?;
-    let trainer = Trainer::from_state(task, cp.state)?;
+    let trainer = Trainer::from_state(task, cp.state)
+        .with_context(|| format!("{} cannot be resumed", path.display()))?;
     drive(trainer, dir, cp.seconds, quiet)
 }
 

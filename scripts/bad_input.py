@@ -1,0 +1,127 @@
+"""Bad and extreme inputs against `nhc`, as a new user might give them: per case the exit code,
+the wall time, the peak memory of the process and the first line of its error.
+
+Usage: python3 scripts/bad_input.py [NHC_BINARY]   (default ./target/release/nhc)
+Prints a Markdown table (docs/RESULTS.md, "Bad input"). Run from the repository root.
+"""
+import json, os, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NHC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/nhc")
+TMP = tempfile.mkdtemp(prefix="nhc-bad-")
+M = lambda t: os.path.join(ROOT, "models", f"{t}.json")
+TASKS = ["search", "plan", "search+", "plan+", "addition", "sort", "arithmetic",
+         "copy", "repeatCopy", "reverse", "duplicated"]
+
+
+def write(name, text, mode="w"):
+    path = os.path.join(TMP, name)
+    with open(path, mode) as f:
+        f.write(text)
+    return path
+
+
+def run(args, close_stdout=False):
+    """Exit code, seconds, peak RSS in MB (GNU time's %M of the nhc process), first line of
+    stderr."""
+    start = time.time()
+    with tempfile.NamedTemporaryFile() as rss, tempfile.TemporaryFile() as errf:
+        out = subprocess.PIPE if close_stdout else subprocess.DEVNULL
+        cmd = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, NHC] + args
+        p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP)
+        if close_stdout:
+            p.stdout.close()
+        p.wait(timeout=120)
+        errf.seek(0)
+        err = errf.read()
+        kb = open(rss.name).read().split()
+    line = err.decode(errors="replace").strip().splitlines()
+    mb = int(kb[-1]) / 1024 if kb else float("nan")
+    return p.returncode, time.time() - start, mb, (line[0] if line else "")
+
+
+good_model = json.load(open(M("copy")))
+huge = dict(good_model, params=[3e38] * len(good_model["params"]))
+short = dict(good_model, params=good_model["params"][:-1])
+cases = []
+add = lambda klass, args, **kw: cases.append((klass, args, kw))
+
+# Sizes the issue named, and their class for every task.
+add("repeatCopy copies 10^12", ["run", "--task", "repeatCopy", "--model", M("repeatCopy"), "--input",
+                                '{"items":[[1,0,0,0,0,1]],"copies":1000000000000}'])
+add("repeatCopy copies 2^62", ["run", "--task", "repeatCopy", "--model", M("repeatCopy"), "--input",
+                               '{"items":[[1,0,0,0,0,1]],"copies":4611686018427387904}'])
+for t in TASKS:
+    add(f"{t}: level 0", ["eval", "--task", t, "--model", M(t), "--level", "0"])
+    add(f"{t}: level 2^64-1", ["eval", "--task", t, "--model", M(t), "--level", "18446744073709551615"])
+    add(f"{t}: level 10^7", ["eval", "--task", t, "--model", M(t), "--level", "10000000"])
+    add(f"{t}: samples 0", ["eval", "--task", t, "--model", M(t), "--level", "10", "--samples", "0"])
+    add(f"{t}: samples 2^64-1", ["eval", "--task", t, "--model", M(t), "--level", "10", "--samples",
+                                 "18446744073709551615"])
+    add(f"{t}: input not JSON", ["run", "--task", t, "--model", M(t), "--input", "{oops"])
+    add(f"{t}: input of the wrong shape", ["run", "--task", t, "--model", M(t), "--input", '{"x": [1]}'])
+    add(f"{t}: trace level 10^7", ["trace", "--task", t, "--model", M(t), "--level", "10000000"])
+add("sort level 10^4, 1 GB limit", ["--max-memory", "1G", "eval", "--task", "sort", "--model", M("sort"),
+                                    "--level", "10000"])
+add("sort list of 10^6 numbers, 1 GB limit", ["--max-memory", "1G", "run", "--task", "sort", "--model", M("sort"),
+                                              "--input", "@" + write("big.json", json.dumps([7] * 1000000))])
+add("input file of 100 MB", ["run", "--task", "copy", "--model", M("copy"), "--input",
+                             "@" + write("huge.json", "[" + " " * (100 << 20) + "]")])
+add("model /dev/zero", ["eval", "--task", "copy", "--model", "/dev/zero", "--level", "10"])
+add("model: params 3e38", ["eval", "--task", "copy", "--model", write("huge_model.json", json.dumps(huge)),
+                           "--level", "10"])
+add("model: one number short", ["eval", "--task", "copy", "--model", write("short.json", json.dumps(short)),
+                                "--level", "10"])
+add("model of another task", ["eval", "--task", "reverse", "--model", M("copy"), "--level", "10"])
+add("unknown task", ["eval", "--task", "nope", "--model", "scripted", "--level", "10"])
+add("unknown domain", ["eval", "--task", "sort", "--domain", "nope", "--model", "scripted", "--level", "10"])
+add("unknown variant", ["train", "--task", "copy", "--variant", "dnc", "--out", "v"])
+add("scripted under an ablation", ["eval", "--task", "copy", "--model", "scripted", "--variant", "nhc-anc",
+                                   "--level", "10"])
+for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^14", "bad_memories = 100000000000000"),
+                   ("init_std 1e300", "init_std = 1e300"), ("check_level 10^9", "check_level = 1000000000"),
+                   ("sigma NaN", "sigma = nan"), ("unknown field", "batchsize = 8")]:
+    add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
+add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
+add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
+add("--max-memory lots", ["--max-memory", "lots", "tasks"])
+add("resume a directory that is no run", ["train", "--resume", TMP])
+add("wrong answer (duplicated, one object five times)",
+    ["run", "--task", "duplicated", "--model", M("duplicated"), "--input", json.dumps([[1, 0, 0, 0, 0, 1]] * 5)])
+# A run directory in use: a training of sort runs in the background while these start.
+busy = os.path.join(TMP, "busy")
+background = subprocess.Popen([NHC, "train", "--task", "sort", "--seed", "1", "--out", busy, "--quiet",
+                               "--max-iterations", "20000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+while not os.path.exists(os.path.join(busy, "checkpoint.json")):
+    time.sleep(0.05)
+add("second train into a run directory in use", ["train", "--task", "copy", "--out", busy])
+add("resume of a run still going", ["train", "--resume", busy])
+add("sweep into a run directory in use", ["sweep", "--tasks", "copy", "--runs", "1", "--out", busy])
+cp = json.load(open(M("copy")))
+state_dir = os.path.join(TMP, "cp")
+os.makedirs(state_dir)
+add("checkpoint with θ[0] = 1e39", ["train", "--resume", state_dir])
+for sub in [["eval", "--task", "copy", "--model", M("copy"), "--level", "1000"],
+            ["trace", "--task", "copy", "--model", M("copy"), "--level", "1000"],
+            ["report", os.path.join(ROOT, "results/full.jsonl")], ["tasks"]]:
+    add(f"closed stdout: {sub[0]}", sub, close_stdout=True)
+
+# A checkpoint whose θ[0] is 1e39 (read as an f32: infinity), from a real run.
+subprocess.run([NHC, "train", "--task", "copy", "--seed", "1", "--out", state_dir, "--quiet", "--max-iterations", "1"],
+               check=True, capture_output=True)
+cpath = os.path.join(state_dir, "checkpoint.json")
+text = open(cpath).read()
+state = json.loads(text)
+first = json.dumps(state["state"]["nes"]["theta"][0])
+open(cpath, "w").write(text.replace('"theta":[' + first, '"theta":[1e39', 1))
+
+print(f"`python3 scripts/bad_input.py` ({len(cases)} cases)\n")
+print("| case | exit | seconds | peak MB | message |")
+print("|---|---:|---:|---:|---|")
+for klass, args, kw in cases:
+    code, secs, mb, msg = run(args, **kw)
+    msg = msg.replace(TMP, "TMP").replace(ROOT + "/", "").replace("|", "\\|")
+    if len(msg) > 150:
+        msg = msg[:150] + "…"
+    print(f"| {klass} | {code} | {secs:.2f} | {mb:.0f} | {msg} |", flush=True)
+background.kill()
