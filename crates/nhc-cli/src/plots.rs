@@ -285,11 +285,22 @@ pub fn behaviour(
 ) -> Result<()> {
     register()?;
     let size = (1000, 600);
+    writable(path)?;
     match path.extension().and_then(|e| e.to_str()) {
         Some("svg") => draw_behaviour(SVGBackend::new(path, size).into_drawing_area(), rows, ops, title),
         Some("png") => draw_behaviour(BitMapBackend::new(path, size).into_drawing_area(), rows, ops, title),
         _ => Err(anyhow!("the figure file must end in .svg or .png: {}", path.display())),
     }
+    .with_context(|| format!("cannot write figure {}", path.display()))
+}
+
+/// A figure can go to `path`: its directory exists (plotters' own error would not name it).
+fn writable(path: &Path) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        anyhow::bail!("cannot write figure {}: directory {} does not exist", path.display(), dir.display());
+    }
+    Ok(())
 }
 
 /// Read-mode kinds in the order H, F, B, P, C (the letter before the head index).

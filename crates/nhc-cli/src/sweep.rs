@@ -84,6 +84,8 @@ pub fn run(s: Sweep) -> Result<()> {
         }
     }
     let _lock = crate::lock::lock(&s.out)?;
+    // `jobs` runs evaluate at the same time: each gets its share of the memory limit.
+    limits::set_memory_limit((limits::memory_limit() / s.jobs.max(1) as u64).max(1));
     let jobs: Vec<(String, u64)> =
         tasks.iter().flat_map(|t| (1..=s.runs).map(move |seed| (t.clone(), seed))).collect();
     let next = AtomicUsize::new(0);
