@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 mod bench;
+mod comparison;
 mod eval;
 mod lock;
 mod plots;
@@ -192,8 +193,15 @@ enum Command {
         json: bool,
     },
     /// The paper's Table 1 rows (ours beside the paper's) from a sweep directory, as Markdown;
-    /// also written to DIR/report.md.
-    Report { dir: PathBuf },
+    /// also written to DIR/report.md. With several sweeps (e.g. one per model variant) and
+    /// `--out FILE`: Table 1 with every model's rows and the learning-curve comparison.
+    Report {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where the comparison of several sweeps goes (Markdown; figures beside it).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Measure model steps per second (learned modules on random θ, and the scripted solution),
     /// or with `--train` training iterations per second.
     Bench {
@@ -272,7 +280,9 @@ fn real_main() -> Result<()> {
             })
         }
         Command::Tasks { json } => tasks::tasks(json),
-        Command::Report { dir } => emit(&report::report(&dir)?),
+        Command::Report { dirs, out: None } if dirs.len() == 1 => emit(&report::report(&dirs[0])?),
+        Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
+        Command::Report { .. } => bail!("give --out FILE to compare several sweeps"),
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
         Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),
     }

@@ -38,7 +38,7 @@ fn quantile(v: &[f64], q: f64) -> f64 {
 }
 
 /// "median (−a, +b)": the median and its distances to the quartiles, as in the paper.
-fn median_iqr(mut v: Vec<f64>) -> String {
+pub fn median_iqr(mut v: Vec<f64>) -> String {
     v.sort_by(f64::total_cmp);
     let (q1, m, q3) = (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75));
     format!("{m:.0} (−{:.0}, +{:.0})", m - q1, q3 - m)
@@ -88,7 +88,20 @@ pub fn report(path: &Path) -> Result<String> {
     tasks.dedup();
     for task in tasks {
         let rs: Vec<&Run> = runs.iter().filter(|r| r.summary.task == task).collect();
-        let paper = PAPER.iter().find(|p| p.0 == task);
+        // The paper's numbers of this sweep's model: the NHC's from `PAPER`, an ablation's from
+        // Table 1 (results/paper_table1.json).
+        let variant = rs.first().map_or(nhc_model::Variant::Nhc, |r| r.summary.variant);
+        let (paper_iterations, paper_perfect) = match variant {
+            nhc_model::Variant::Nhc => PAPER
+                .iter()
+                .find(|p| p.0 == task)
+                .map_or(("–".to_string(), "–".to_string()), |p| (p.1.to_string(), p.2.to_string())),
+            v => {
+                let model = crate::comparison::model_name(v);
+                let cell = |row| crate::comparison::paper(model, row, task);
+                (cell("iterations"), cell("level 1000"))
+            }
+        };
         let median = |f: fn(&Run) -> f64| {
             let mut v: Vec<f64> = rs.iter().map(|r| f(r)).collect();
             v.sort_by(f64::total_cmp);
@@ -100,7 +113,7 @@ pub fn report(path: &Path) -> Result<String> {
             rs.len(),
             rs.iter().filter(|r| r.summary.finished).count(),
             median_iqr(rs.iter().map(|r| r.summary.learning_iterations as f64).collect()),
-            paper.map_or("–".to_string(), |p| p.1.to_string()),
+            paper_iterations,
             median(|r| r.summary.last_level_learned as f64),
             median(|r| r.summary.last_level_solved as f64),
         )?;
@@ -117,7 +130,7 @@ pub fn report(path: &Path) -> Result<String> {
                 pct(solved as f64, samples as f64)
             )?;
         }
-        writeln!(per_level, " {} |", paper.map_or("–", |p| p.2))?;
+        writeln!(per_level, " {paper_perfect} |")?;
     }
     let mut each = String::new();
     write!(

@@ -526,3 +526,17 @@ fn run_directories_are_locked_and_damaged_metrics_reported() {
     std::fs::write(out.join("metrics.jsonl"), lines.join("\n")).unwrap();
     fails_with(&["train", "--resume", out_s, "--quiet"], "metrics.jsonl line 1 is damaged");
 }
+
+/// Several sweeps (here one) give Table 1 with every model's rows, ours beside the paper's.
+#[test]
+fn report_compares_sweeps_in_the_papers_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/full.jsonl");
+    let out = dir.path().join("cmp.md");
+    let o = nhc(&["report", full, "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("| NHC | iterations |") && text.contains("*3132 (−565, +1722)*"), "{text}");
+    assert!(text.contains("| NHC | runs | 15 | 15 |"));
+    fails_with(&["report", full, full], "give --out FILE");
+}

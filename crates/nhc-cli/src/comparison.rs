@@ -1,0 +1,198 @@
+//! `nhc report DIR DIR … --out FILE`: the paper's Table 1 with every model's rows (NHC, NHC-anc,
+//! NHC-prev, …) from several sweeps, ours beside the paper's, and the learning-curve comparison
+//! figure (per task, mean ± standard error of θ's fitness over the runs, one line per model).
+
+use crate::report::median_iqr;
+use crate::sweep::SweepLine;
+use anyhow::{Context, Result, bail};
+use nhc_model::Variant;
+use nhc_tasks::model::write_atomic;
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The paper's Table 1 (`python3 scripts/paper_table.py PAPER.tex`).
+#[derive(Deserialize)]
+struct PaperTable {
+    tasks: Vec<String>,
+    models: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<String>>>,
+}
+
+/// The rows of Table 1, in the paper's order.
+const ROWS: [&str; 6] = ["iterations", "last level", "level 10", "level 100", "level 500", "level 1000"];
+
+/// The paper's name of a variant's model.
+pub fn model_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Nhc => "NHC",
+        Variant::NhcAnc => "NHC-anc",
+        Variant::NhcPrev => "NHC-prev",
+    }
+}
+
+/// The paper's Table 1, as committed.
+fn paper_table() -> Result<PaperTable> {
+    serde_json::from_str(include_str!("../../../results/paper_table1.json"))
+        .context("results/paper_table1.json is damaged")
+}
+
+/// The paper's cell of Table 1 for `model`, `row`, `task`, or "–".
+pub fn paper(model: &str, row: &str, task: &str) -> String {
+    paper_table().map_or("–".into(), |t| paper_cell(&t, model, row, task))
+}
+
+/// The paper's cell for `model`, `row`, `task`, or "–".
+fn paper_cell(table: &PaperTable, model: &str, row: &str, task: &str) -> String {
+    let k = table.tasks.iter().position(|t| t == task);
+    table
+        .models
+        .get(model)
+        .and_then(|m| m.get(row))
+        .zip(k)
+        .map_or("–".into(), |(cells, k)| cells[k].clone())
+}
+
+/// Every line of the sweeps at `paths` (directories or their sweep.jsonl).
+pub fn read_sweeps(paths: &[PathBuf]) -> Result<Vec<SweepLine>> {
+    let mut runs = Vec::new();
+    for path in paths {
+        let file = if path.is_dir() { path.join("sweep.jsonl") } else { path.clone() };
+        let text = nhc_tasks::limits::read_text(&file, "sweep file", nhc_tasks::limits::MAX_STATE_BYTES)?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let run: SweepLine =
+                serde_json::from_str(line).with_context(|| format!("{} line {}", file.display(), i + 1))?;
+            runs.push(run);
+        }
+    }
+    Ok(runs)
+}
+
+/// Our cell of Table 1 for the runs `rs` of one model and task.
+fn our_cell(rs: &[&SweepLine], row: &str) -> String {
+    let s = |f: fn(&SweepLine) -> f64| median_iqr(rs.iter().map(|r| f(r)).collect());
+    match row {
+        "iterations" => s(|r| r.summary.learning_iterations as f64),
+        "last level" => {
+            format!(
+                "{} ~ {}",
+                s(|r| r.summary.last_level_learned as f64),
+                s(|r| r.summary.last_level_solved as f64)
+            )
+        }
+        _ => {
+            let level = row.trim_start_matches("level ");
+            let evals: Vec<_> = rs.iter().filter_map(|r| r.eval.get(level)).collect();
+            if evals.is_empty() {
+                return "–".into();
+            }
+            let perfect = evals.iter().filter(|e| e.solved == e.samples).count();
+            let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.solved, b + e.samples));
+            let pct = |a: f64, b: f64| format!("{:.1}%", 100.0 * a / b.max(1.0));
+            format!("{} ~ {}", pct(perfect as f64, evals.len() as f64), pct(solved as f64, samples as f64))
+        }
+    }
+}
+
+/// The comparison report of the sweeps at `paths`, written to `out` (figures beside it).
+pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
+    let table = paper_table()?;
+    let runs = read_sweeps(paths)?;
+    if runs.is_empty() {
+        bail!("the sweeps hold no runs");
+    }
+    let names = nhc_tasks::names();
+    let mut tasks: Vec<&str> = runs.iter().map(|r| r.summary.task.as_str()).collect();
+    tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
+    tasks.dedup();
+    let variants: Vec<Variant> =
+        Variant::ALL.into_iter().filter(|v| runs.iter().any(|r| r.summary.variant == *v)).collect();
+
+    let mut md = String::new();
+    writeln!(md, "| model | row | {} |", tasks.join(" | "))?;
+    writeln!(md, "|---|---|{}", "---|".repeat(tasks.len()))?;
+    for &v in &variants {
+        let model = model_name(v);
+        for row in ROWS {
+            write!(md, "| {model} | {row} |")?;
+            for task in &tasks {
+                let rs: Vec<&SweepLine> =
+                    runs.iter().filter(|r| r.summary.variant == v && r.summary.task == *task).collect();
+                let ours = if rs.is_empty() { "–".to_string() } else { our_cell(&rs, row) };
+                write!(md, " {ours}<br>*{}* |", paper_cell(&table, model, row, task))?;
+            }
+            writeln!(md)?;
+        }
+        write!(md, "| {model} | runs |")?;
+        for task in &tasks {
+            let n = runs.iter().filter(|r| r.summary.variant == v && r.summary.task == *task).count();
+            write!(md, " {n} |")?;
+        }
+        writeln!(md)?;
+    }
+
+    // The learning-curve comparison: one panel per task, one line per model.
+    let mut panels: Vec<(String, Vec<crate::plots::Curves>)> = Vec::new();
+    for task in &tasks {
+        let mut curves = Vec::new();
+        for &v in &variants {
+            let mut fits = Vec::new();
+            for r in runs.iter().filter(|r| r.summary.variant == v && r.summary.task == *task) {
+                if let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) {
+                    fits.push(crate::plots::read_metrics(dir)?.fitness);
+                }
+            }
+            if !fits.is_empty() {
+                curves.push(crate::plots::Curves { task: model_name(v).to_string(), runs: fits });
+            }
+        }
+        if !curves.is_empty() {
+            panels.push((task.to_string(), curves));
+        }
+    }
+    let mut figure = String::new();
+    if !panels.is_empty() {
+        let stem = out.with_extension("").to_string_lossy().into_owned() + "_learning_curves";
+        crate::plots::learning_curves(&panels, Path::new(&stem))?;
+        let f = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        figure = format!(
+            "## Learning curves\n\nPer task, θ's batch fitness against iterations (log scale), mean ± standard \
+             error over the runs, one line per model.\n\n![learning curves]({f}.png) ([SVG]({f}.svg))\n\n"
+        );
+    }
+    let text = format!(
+        "# Table 1, every model\n\nMade by `nhc report {} --out {}` ({} runs). Each cell: ours, then \
+         *the paper's* (Table 1). iterations: learning iterations, median (to the quartiles); last level: \
+         last level learned ~ last level solved, medians (to the quartiles); level L: perfect runs ~ \
+         solved samples.\n\n{md}\n{figure}",
+        paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
+        out.display(),
+        runs.len()
+    );
+    write_atomic(out, text.as_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed Table 1 holds every model's six rows for the paper's eleven tasks.
+    #[test]
+    fn the_papers_table_has_every_model_row_and_task() {
+        let t = paper_table().unwrap();
+        assert_eq!(t.tasks, nhc_tasks::registry::PAPER_TASKS);
+        let models: Vec<&str> = t.models.keys().map(String::as_str).collect();
+        assert_eq!(models, ["DNC", "DNC+is+ha", "NHC", "NHC-anc", "NHC-prev"]);
+        for rows in t.models.values() {
+            for row in ROWS {
+                assert_eq!(rows[row].len(), 11, "{row}");
+            }
+        }
+        assert_eq!(paper("NHC-anc", "iterations", "search"), "4319 (−888, +448)");
+        assert_eq!(paper("NHC", "level 1000", "sort"), "73.3% ~ 86.1%");
+        assert_eq!(paper("NHC-prev", "level 1000", "plan"), "–");
+        for v in Variant::ALL {
+            assert!(t.models.contains_key(model_name(v)));
+        }
+    }
+}
