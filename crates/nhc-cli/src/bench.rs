@@ -1,15 +1,15 @@
 //! `nhc bench`: model steps per second, and with `--train` training iterations per second.
 
 use anyhow::Result;
-use nhc_model::{Params, Variant};
+use nhc_model::{Params, Variant, theta_len};
 use nhc_tasks::registry::AnyTask;
 use nhc_tasks::{Model, find};
 use nhc_train::{Trainer, ValidConfig};
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
 
-/// Steps per second of the learned path (random θ) and the scripted path, one level-`level`
-/// sample each, fastest of `repeat`.
+/// Steps per second of the learned path (random θ), the DNC+is+ha path (random θ) and the
+/// scripted path, one level-`level` sample each, fastest of `repeat`.
 pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
     nhc_tasks::limits::at_most("--repeat", repeat as u64, 1_000)?;
     let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
@@ -20,16 +20,19 @@ pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
     crate::emit("| task | path | level | steps | seconds | steps/s | ns/step |\n")?;
     crate::emit("|---|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {
-        let config = task.config();
-        let len = nhc_model::Layout::new(&config).len();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        let theta: Vec<f32> = (0..len).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-        let params = Params::new(config, theta)?;
-        let learned =
-            Model::Learned(Box::new(nhc_tasks::model::LearnedModel { variant: Variant::Nhc, params }));
-        for (path, model, cap) in
-            [("learned, random θ", &learned, 2_000_000u64), ("scripted", &Model::Scripted, u64::MAX)]
-        {
+        let learned = |variant: Variant| -> Result<Model> {
+            let config = task.algorithm().model(variant);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+            let theta: Vec<f32> = (0..theta_len(&config)).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+            let params = Params::new(config, theta)?;
+            Ok(Model::Learned(Box::new(nhc_tasks::model::LearnedModel { variant, params })))
+        };
+        let (nhc, dnc) = (learned(Variant::Nhc)?, learned(Variant::DncIsHa)?);
+        for (path, model, cap) in [
+            ("learned, random θ", &nhc, 2_000_000u64),
+            ("DNC+is+ha, random θ", &dnc, 10_000u64),
+            ("scripted", &Model::Scripted, u64::MAX),
+        ] {
             let mut best: Option<(u64, f64)> = None;
             for _ in 0..repeat {
                 let (steps, secs) = task.time_sample(model, level, 1, cap)?;

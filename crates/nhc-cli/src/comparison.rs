@@ -27,6 +27,7 @@ pub fn model_name(v: Variant) -> &'static str {
         Variant::Nhc => "NHC",
         Variant::NhcAnc => "NHC-anc",
         Variant::NhcPrev => "NHC-prev",
+        Variant::DncIsHa => "DNC+is+ha",
     }
 }
 

@@ -3,13 +3,13 @@
 
 use crate::emit;
 use anyhow::Result;
-use nhc_model::{Layout, Variant};
+use nhc_model::{Variant, theta_len};
 use serde_json::json;
 use std::fmt::Write as _;
 
 pub fn tasks(as_json: bool) -> Result<()> {
     let all = nhc_tasks::registry::all();
-    let params = |t: &dyn nhc_tasks::AnyTask, v: Variant| Layout::new(&t.algorithm().model(v)).len();
+    let params = |t: &dyn nhc_tasks::AnyTask, v: Variant| theta_len(&t.algorithm().model(v));
     let mut text = String::new();
     if as_json {
         for t in all {
@@ -20,11 +20,16 @@ pub fn tasks(as_json: bool) -> Result<()> {
         }
         return emit(&text);
     }
-    writeln!(text, "| task | domain | ALU operations | θ: nhc | θ: nhc-anc | θ: nhc-prev |")?;
-    writeln!(text, "|---|---|---|---:|---:|---:|")?;
+    writeln!(
+        text,
+        "| task | domain | ALU operations | θ: nhc | θ: nhc-anc | θ: nhc-prev | θ: dnc-is-ha (LSTM size) |"
+    )?;
+    writeln!(text, "|---|---|---|---:|---:|---:|---:|")?;
     for t in all {
-        let [a, b, c] = Variant::ALL.map(|v| params(*t, v));
-        writeln!(text, "| {} | {} | {} | {a} | {b} | {c} |", t.name(), t.domain(), t.ops().join(" "))?;
+        let [a, b, c, d] = Variant::ALL.map(|v| params(*t, v));
+        let h = t.algorithm().model(Variant::DncIsHa).controller;
+        let (name, domain, ops) = (t.name(), t.domain(), t.ops().join(" "));
+        writeln!(text, "| {name} | {domain} | {ops} | {a} | {b} | {c} | {d} ({h}) |")?;
     }
     emit(&text)
 }

@@ -33,6 +33,27 @@ pub struct Config {
     pub previous_update: bool,
     /// Ancestry linkage (P and C modes); off in the NHC-anc ablation.
     pub ancestry: bool,
+    /// Which memory the algorithmic modules use: the NHC's, or the DNC's (DNC+is+ha, where
+    /// `controller` is the LSTM's hidden size). Absent in model files of the NHC's memory.
+    #[serde(default, skip_serializing_if = "MemoryKind::is_nhc")]
+    pub memory: MemoryKind,
+}
+
+/// The memory behind the algorithmic modules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryKind {
+    /// The NHC's Controller, Memory and Bus.
+    #[default]
+    Nhc,
+    /// The DNC's controller, memory and output layer with information split and hard attention.
+    Dnc,
+}
+
+impl MemoryKind {
+    pub fn is_nhc(&self) -> bool {
+        *self == MemoryKind::Nhc
+    }
 }
 
 /// A configuration that cannot run.
@@ -44,6 +65,8 @@ pub enum ConfigError {
     TooManyReadHeads { max: usize, got: usize },
     #[error("at most {max} write heads are supported, got {got}")]
     TooManyWriteHeads { max: usize, got: usize },
+    #[error("the DNC's memory has one write head, got {0}")]
+    DncWriteHeads(usize),
 }
 
 /// Most read heads a config may have (the paper uses at most 3).
@@ -69,6 +92,7 @@ impl Config {
         free_gates: false,
         previous_update: true,
         ancestry: true,
+        memory: MemoryKind::Nhc,
     };
 
     /// Checks the sizes once, at the edge (a config from a model file is checked here).
@@ -89,6 +113,9 @@ impl Config {
         }
         if self.write_heads > MAX_WRITE_HEADS {
             return Err(ConfigError::TooManyWriteHeads { max: MAX_WRITE_HEADS, got: self.write_heads });
+        }
+        if self.memory == MemoryKind::Dnc && self.write_heads != 1 {
+            return Err(ConfigError::DncWriteHeads(self.write_heads));
         }
         Ok(())
     }

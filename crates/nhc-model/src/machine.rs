@@ -53,6 +53,8 @@ pub struct StepRecord<'a, D, Dec> {
     pub phase: &'static str,
     pub written: &'a [usize],
     pub read_locations: &'a [usize],
+    /// The memory's note on each read (see [`MemoryModule::read_note`]).
+    pub read_notes: &'a [&'static str],
     /// Everything the memory interface decided this step.
     pub decision: &'a Dec,
     /// c_m_t: the control words read, all heads concatenated.
@@ -98,6 +100,7 @@ pub struct Machine<D, M: MemoryModule<D> = Memory<D>> {
     reads: Vec<D>,
     written: Vec<usize>,
     read_locations: Vec<usize>,
+    read_notes: Vec<&'static str>,
 }
 
 impl<D: Clone + Default + PartialEq + Debug> Machine<D> {
@@ -122,6 +125,7 @@ impl<D: Clone + Default + PartialEq + Debug, M: MemoryModule<D>> Machine<D, M> {
             reads: vec![D::default(); config.read_heads],
             written: vec![0; config.write_heads],
             read_locations: vec![0; config.read_heads],
+            read_notes: vec![""; config.read_heads],
             config: config.clone(),
         }
     }
@@ -148,6 +152,7 @@ impl<D: Clone + Default + PartialEq + Debug, M: MemoryModule<D>> Machine<D, M> {
         P: Policy<M::Decision> + ?Sized,
     {
         self.memory.reset();
+        policy.begin();
         self.bus_prev.fill(0.0);
         self.alu_prev.fill(0.0);
         self.read_prev.fill(0.0);
@@ -176,6 +181,7 @@ impl<D: Clone + Default + PartialEq + Debug, M: MemoryModule<D>> Machine<D, M> {
                 self.read_now[j * c..(j + 1) * c].copy_from_slice(self.memory.read_control(j));
                 self.reads[j].clone_from(self.memory.read_data(j));
                 self.read_locations[j] = self.memory.read_location(j);
+                self.read_notes[j] = self.memory.read_note(j);
             }
             let bus = policy.bus(&self.signals.bus, &self.c_c, &self.read_now);
             let result = modules.alu(&self.reads, bus.op, &mut self.alu_prev);
@@ -187,6 +193,7 @@ impl<D: Clone + Default + PartialEq + Debug, M: MemoryModule<D>> Machine<D, M> {
                 phase: modules.phase(),
                 written: &self.written,
                 read_locations: &self.read_locations,
+                read_notes: &self.read_notes,
                 decision: &self.decision,
                 control_reads: &self.read_now,
                 reads: &self.reads,

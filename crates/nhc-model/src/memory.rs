@@ -54,6 +54,10 @@ pub trait MemoryModule<D> {
     fn read_location(&self, j: usize) -> usize;
     /// Location written by write head i this step.
     fn written_location(&self, i: usize) -> usize;
+    /// A note on how head j got to its location this step, for traces (none by default).
+    fn read_note(&self, _j: usize) -> &'static str {
+        ""
+    }
 }
 
 impl MemoryDecision {

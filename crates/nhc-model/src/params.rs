@@ -1,6 +1,7 @@
 //! θ: one flat vector with named views in the paper's order (SPEC §2, last paragraph).
 
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, MemoryKind};
+use crate::dnc::DncLayout;
 use thiserror::Error;
 
 /// One affine map `y = W x + b` stored inside θ: `W` is `rows × cols`, row-major, then `b`.
@@ -12,7 +13,7 @@ pub struct Block {
 }
 
 impl Block {
-    fn after(offset: usize, rows: usize, cols: usize) -> Self {
+    pub(crate) fn after(offset: usize, rows: usize, cols: usize) -> Self {
         Block { offset, rows, cols }
     }
     /// Parameters in the block (`W` and `b`).
@@ -22,7 +23,7 @@ impl Block {
     pub fn is_empty(&self) -> bool {
         self.rows == 0
     }
-    fn end(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.offset + self.len()
     }
     /// Where `b` lives in θ.
@@ -103,6 +104,14 @@ impl Layout {
     }
 }
 
+/// |θ| for `config`: the NHC's [`Layout`] or, for the DNC's memory, the [`DncLayout`].
+pub fn theta_len(config: &Config) -> usize {
+    match config.memory {
+        MemoryKind::Nhc => Layout::new(config).len(),
+        MemoryKind::Dnc => DncLayout::new(config).len(),
+    }
+}
+
 /// Parameters that do not fit their config.
 #[derive(Debug, Error, PartialEq)]
 pub enum ParamsError {
@@ -133,8 +142,9 @@ impl Params {
     pub fn new(config: Config, theta: Vec<f32>) -> Result<Self, ParamsError> {
         config.check()?;
         let layout = Layout::new(&config);
-        if theta.len() != layout.len() {
-            return Err(ParamsError::Length { expected: layout.len(), got: theta.len() });
+        let expected = theta_len(&config);
+        if theta.len() != expected {
+            return Err(ParamsError::Length { expected, got: theta.len() });
         }
         if let Some(index) = theta.iter().position(|x| !x.is_finite()) {
             return Err(ParamsError::NotFinite { index });
@@ -147,6 +157,7 @@ impl Params {
     pub fn config(&self) -> &Config {
         &self.config
     }
+    /// The NHC's blocks in θ (for a DNC config, see [`DncLayout`]).
     pub fn layout(&self) -> &Layout {
         &self.layout
     }

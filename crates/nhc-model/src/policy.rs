@@ -1,9 +1,10 @@
 //! The decision interface (what the algorithmic modules see → what they decide) and its learned
 //! implementation: Controller, memory interface and Bus (SPEC §2 steps 2, 3, 5).
 
-use crate::config::Config;
+use crate::config::{Config, MemoryKind};
+use crate::dnc::{DncDecision, DncLearned};
 use crate::memory::MemoryDecision;
-use crate::params::Params;
+use crate::params::{Block, Params};
 
 /// What the algorithmic modules see before the memory step.
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +37,9 @@ pub struct BusDecision {
 /// one to the other is c_c, held by the machine. Every step starts from a fresh decision and
 /// c_c = 0, so nothing a policy leaves unset carries over from the step before.
 pub trait Policy<Dec = MemoryDecision> {
+    /// Called once before the first step of every run (a policy with state across steps, like
+    /// the DNC's LSTM, resets it here).
+    fn begin(&mut self) {}
     /// Controller and memory interface (SPEC §2 steps 2–3): c_c and the memory decision, from
     /// what the modules see.
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut Dec);
@@ -45,6 +49,9 @@ pub trait Policy<Dec = MemoryDecision> {
 }
 
 impl<Dec, P: Policy<Dec> + ?Sized> Policy<Dec> for Box<P> {
+    fn begin(&mut self) {
+        (**self).begin()
+    }
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut Dec) {
         (**self).control(obs, c_c, out)
     }
@@ -123,7 +130,7 @@ pub fn margin(logits: &[f32], op: usize) -> f32 {
 }
 
 #[inline]
-fn concat(out: &mut [f32], parts: &[&[f32]]) {
+pub(crate) fn concat(out: &mut [f32], parts: &[&[f32]]) {
     let mut k = 0;
     for p in parts {
         out[k..k + p.len()].copy_from_slice(p);
@@ -171,10 +178,53 @@ impl Policy for Learned {
 
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let (theta, l) = (self.params.theta(), self.params.layout());
-        concat(&mut self.x_b, &[input_bus, c_c, read_now]);
-        l.bus.apply(theta, &self.x_b, &mut self.logits);
-        let op = argmax(&self.logits);
-        BusDecision { op, margin: margin(&self.logits, op) }
+        let bus = &self.params.layout().bus;
+        bus_decision(bus, self.params.theta(), &mut self.x_b, &mut self.logits, &[input_bus, c_c, read_now])
     }
+}
+
+/// The ALU operation as the argmax of `block` applied to the concatenated `parts`, with its
+/// margin (SPEC §5); `x` and `logits` are scratch.
+pub(crate) fn bus_decision(
+    block: &Block,
+    theta: &[f32],
+    x: &mut [f32],
+    logits: &mut [f32],
+    parts: &[&[f32]],
+) -> BusDecision {
+    concat(x, parts);
+    block.apply(theta, x, logits);
+    let op = argmax(logits);
+    BusDecision { op, margin: margin(logits, op) }
+}
+
+/// A policy for either memory: what runs a model.
+pub enum Agent {
+    /// The NHC's memory: the learned modules or a scripted solution.
+    Nhc(Box<dyn Policy + Send>),
+    /// The DNC's memory (DNC+is+ha).
+    Dnc(Box<dyn Policy<DncDecision> + Send>),
+}
+
+impl Agent {
+    /// The learned modules on `params`, for the memory its config names.
+    pub fn learned(params: Params) -> Agent {
+        match params.config().memory {
+            MemoryKind::Nhc => Agent::Nhc(Box::new(Learned::new(params))),
+            MemoryKind::Dnc => Agent::Dnc(Box::new(DncLearned::new(params))),
+        }
+    }
+    /// A borrowed view, to run.
+    pub fn as_mut(&mut self) -> PolicyMut<'_> {
+        match self {
+            Agent::Nhc(p) => PolicyMut::Nhc(p.as_mut()),
+            Agent::Dnc(p) => PolicyMut::Dnc(p.as_mut()),
+        }
+    }
+}
+
+/// A borrowed policy for either memory.
+pub enum PolicyMut<'a> {
+    Nhc(&'a mut dyn Policy),
+    Dnc(&'a mut dyn Policy<DncDecision>),
 }

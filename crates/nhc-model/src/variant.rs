@@ -1,7 +1,8 @@
 //! Model variants (paper, Table 1): the full NHC and its ablations, as maps from an algorithm's
 //! [`Config`] to the model's.
 
-use crate::config::Config;
+use crate::config::{Config, MemoryKind};
+use crate::params::theta_len;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -17,16 +18,19 @@ pub enum Variant {
     /// NHC-prev: no previous-update head; two write heads instead (paper: "to counter the
     /// removed update head").
     NhcPrev,
+    /// DNC+is+ha: the DNC's controller, memory and output layer in place of the NHC's
+    /// Controller, Memory and Bus, with the information split and hard attention.
+    DncIsHa,
 }
 
 /// A variant name that is not known.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
-#[error("unknown model variant `{0}`; known variants: nhc, nhc-anc, nhc-prev")]
+#[error("unknown model variant `{0}`; known variants: nhc, nhc-anc, nhc-prev, dnc-is-ha")]
 pub struct UnknownVariant(pub String);
 
 impl Variant {
     /// Every variant, the full NHC first.
-    pub const ALL: [Variant; 3] = [Variant::Nhc, Variant::NhcAnc, Variant::NhcPrev];
+    pub const ALL: [Variant; 4] = [Variant::Nhc, Variant::NhcAnc, Variant::NhcPrev, Variant::DncIsHa];
 
     /// The name on the command line and in model files.
     pub fn name(self) -> &'static str {
@@ -34,15 +38,35 @@ impl Variant {
             Variant::Nhc => "nhc",
             Variant::NhcAnc => "nhc-anc",
             Variant::NhcPrev => "nhc-prev",
+            Variant::DncIsHa => "dnc-is-ha",
         }
     }
 
     /// The model's config for an algorithm whose full-NHC config is `algorithm`.
+    ///
+    /// DNC+is+ha: the paper does not give the controller's size; the LSTM's hidden size H is the
+    /// one (from 1 to 32, the smaller on a tie) whose |θ| is closest to the full NHC's for the
+    /// same algorithm, so that NES searches spaces of about the same dimension.
     pub fn config(self, algorithm: &Config) -> Config {
         match self {
             Variant::Nhc => algorithm.clone(),
             Variant::NhcAnc => Config { ancestry: false, ..algorithm.clone() },
             Variant::NhcPrev => Config { previous_update: false, write_heads: 2, ..algorithm.clone() },
+            Variant::DncIsHa => {
+                let dnc = Config {
+                    memory: MemoryKind::Dnc,
+                    write_heads: 1,
+                    previous_update: false,
+                    ancestry: false,
+                    free_gates: true,
+                    ..algorithm.clone()
+                };
+                let target = theta_len(algorithm);
+                (1..=32)
+                    .map(|h| Config { controller: h, ..dnc.clone() })
+                    .min_by_key(|c| theta_len(c).abs_diff(target))
+                    .unwrap_or(dnc)
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ fn config(read_heads: usize, write_heads: usize, ancestry: bool) -> Config {
         free_gates: true,
         previous_update: true,
         ancestry,
+        memory: nhc_model::MemoryKind::Nhc,
     }
 }
 

@@ -4,7 +4,10 @@
 //! has its own generator, see [`crate::sample_rng`]).
 
 use crate::{SampleRng, Task, sample_rng};
-use nhc_model::{Config, Machine, Outcome, Policy, RunLimits, Trace, run_scored};
+use nhc_model::{
+    Agent, Config, DncMemory, Machine, Memory, MemoryModule, Outcome, Policy, PolicyMut, RunLimits, Trace,
+    run_scored,
+};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -48,16 +51,24 @@ impl<T: Task> PreparedSample<T> {
 
     /// Runs `policy` on the sample, stopping at the first mistake: the outcome, and whether the
     /// sample is solved (trace right, stopped at the right step, answer equal to the reference).
-    pub fn score<P: Policy + ?Sized>(
+    pub fn score<M: MemoryModule<T::Data>, P: Policy<M::Decision> + ?Sized>(
         &self,
         task: &T,
-        machine: &mut Machine<T::Data>,
+        machine: &mut Machine<T::Data, M>,
         policy: &mut P,
     ) -> (Outcome, bool) {
         let mut modules = self.modules.clone();
         let outcome = run_scored(machine, &mut modules, policy, &self.trace, RunLimits::SCORE, |_, _| {});
         let solved = outcome.solved() && task.answer(&modules) == self.reference;
         (outcome, solved)
+    }
+
+    /// [`PreparedSample::score`] on the workspace's machine for the policy's memory.
+    pub fn score_in(&self, task: &T, policy: PolicyMut<'_>, workspace: &mut Workspace) -> (Outcome, bool) {
+        match policy {
+            PolicyMut::Nhc(p) => self.score(task, workspace.machine::<_, Memory<T::Data>>(), p),
+            PolicyMut::Dnc(p) => self.score(task, workspace.machine::<_, DncMemory<T::Data>>(), p),
+        }
     }
 }
 
@@ -80,7 +91,24 @@ pub struct Scored {
     pub steps: u64,
 }
 
-/// A thread's machine, of whatever data type the task has, reused across runs.
+/// A memory module made from a config, for [`Workspace`].
+pub trait FromConfig {
+    fn from_config(config: &Config) -> Self;
+}
+
+impl<D: Clone + Default> FromConfig for Memory<D> {
+    fn from_config(config: &Config) -> Self {
+        Memory::new(config)
+    }
+}
+
+impl<D: Clone + Default> FromConfig for DncMemory<D> {
+    fn from_config(config: &Config) -> Self {
+        DncMemory::new(config)
+    }
+}
+
+/// A thread's machine, of whatever data type and memory the model has, reused across runs.
 pub struct Workspace {
     config: Config,
     machine: Option<Box<dyn Any + Send>>,
@@ -92,17 +120,21 @@ impl Workspace {
         Workspace { config: config.clone(), machine: None }
     }
 
-    /// The machine for data words `D`, made on first use.
-    pub fn machine<D: Clone + Default + PartialEq + std::fmt::Debug + Send + 'static>(
-        &mut self,
-    ) -> &mut Machine<D> {
-        let fits = self.machine.as_ref().is_some_and(|m| m.is::<Machine<D>>());
+    /// The machine for data words `D` and memory `M`, made on first use.
+    pub fn machine<D, M>(&mut self) -> &mut Machine<D, M>
+    where
+        D: Clone + Default + PartialEq + std::fmt::Debug + Send + 'static,
+        M: MemoryModule<D> + FromConfig + Send + 'static,
+        M::Decision: Send,
+    {
+        let fits = self.machine.as_ref().is_some_and(|m| m.is::<Machine<D, M>>());
         if !fits {
-            self.machine = Some(Box::new(Machine::<D>::new(&self.config)));
+            let machine = Machine::with_memory(&self.config, M::from_config(&self.config));
+            self.machine = Some(Box::new(machine));
         }
-        match self.machine.as_mut().and_then(|m| m.downcast_mut::<Machine<D>>()) {
+        match self.machine.as_mut().and_then(|m| m.downcast_mut::<Machine<D, M>>()) {
             Some(m) => m,
-            None => unreachable!("the machine was just made for D"),
+            None => unreachable!("the machine was just made for D and M"),
         }
     }
 }
@@ -114,7 +146,7 @@ pub trait Prepared: Send + Sync {
         self.len() == 0
     }
     /// Runs `policy` on sample `i`.
-    fn score(&self, i: usize, policy: &mut dyn Policy, workspace: &mut Workspace) -> Scored;
+    fn score(&self, i: usize, policy: PolicyMut<'_>, workspace: &mut Workspace) -> Scored;
 }
 
 /// Samples of task `T`, each prepared once.
@@ -137,8 +169,8 @@ impl<T: Task> Prepared for Batch<'_, T> {
     fn len(&self) -> usize {
         self.samples.len()
     }
-    fn score(&self, i: usize, policy: &mut dyn Policy, workspace: &mut Workspace) -> Scored {
-        let (o, solved) = self.samples[i].score(self.task, workspace.machine::<T::Data>(), policy);
+    fn score(&self, i: usize, policy: PolicyMut<'_>, workspace: &mut Workspace) -> Scored {
+        let (o, solved) = self.samples[i].score_in(self.task, policy, workspace);
         Scored { fitness: o.fitness(), solved, steps: o.steps }
     }
 }
@@ -180,7 +212,7 @@ pub struct EvalReport {
 pub fn evaluate<T: Task>(
     task: &T,
     config: &Config,
-    policy: &(dyn Fn() -> Box<dyn Policy + Send> + Sync),
+    policy: &(dyn Fn() -> Agent + Sync),
     level: usize,
     samples: usize,
     seed: u64,
@@ -188,10 +220,11 @@ pub fn evaluate<T: Task>(
     (0..samples as u64)
         .into_par_iter()
         .map_init(
-            || (Machine::new(config), policy()),
-            |(machine, policy), i| {
+            || (Workspace::new(config), policy()),
+            |(workspace, policy), i| {
                 let sample = task.sample(level, &mut sample_rng(seed, level, i));
-                let (o, solved) = PreparedSample::new(task, sample).score(task, machine, policy.as_mut());
+                let prepared = PreparedSample::new(task, sample);
+                let (o, solved) = prepared.score_in(task, policy.as_mut(), workspace);
                 SampleResult { solved, steps: o.steps, fitness: o.fitness() }
             },
         )

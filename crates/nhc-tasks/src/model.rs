@@ -3,7 +3,7 @@
 
 use crate::Algorithm;
 use crate::registry::AnyTask;
-use nhc_model::{Config, Learned, Params, ParamsError, Policy, Variant};
+use nhc_model::{Agent, Config, Params, ParamsError, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -198,10 +198,10 @@ impl Model {
     }
 
     /// A fresh policy for this model (one per thread).
-    pub fn policy(&self, task: &dyn AnyTask) -> Box<dyn Policy + Send> {
+    pub fn policy(&self, task: &dyn AnyTask) -> Agent {
         match self {
-            Model::Scripted => task.scripted(),
-            Model::Learned(m) => Box::new(Learned::new(m.params.clone())),
+            Model::Scripted => Agent::Nhc(task.scripted()),
+            Model::Learned(m) => Agent::learned(m.params.clone()),
         }
     }
 }

@@ -10,7 +10,10 @@ use crate::search_plan::{SearchPlan, sokoban::Sokoban};
 use crate::sort::{Bytes, Sort};
 use crate::{Algorithm, InputError, Model, Task, sample_rng};
 use nhc_model::memory::bytes_per_location;
-use nhc_model::{Config, Machine, MemoryDecision, Policy, RunLimits, run_scored};
+use nhc_model::{
+    Agent, Config, DncDecision, DncMemory, Machine, MemoryDecision, MemoryModule, Policy, RunLimits,
+    run_scored,
+};
 use serde::Serialize;
 use serde_json::Value;
 use thiserror::Error;
@@ -75,20 +78,74 @@ pub struct ControlRow {
     /// Free gates f_w (per write head) and f_r (per read head).
     pub free_write: Vec<bool>,
     pub free_read: Vec<bool>,
+    /// The DNC's interface values (DNC+is+ha only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dnc: Option<DncControl>,
 }
 
-impl ControlRow {
-    fn new(c: &Config, d: &MemoryDecision, control_reads: &[f32]) -> Self {
-        let words = |v: &[f32]| v.chunks(c.word).map(<[f32]>::to_vec).collect::<Vec<_>>();
-        let (v_hat, e_hat) = (words(&d.prev_write), words(&d.prev_erase));
+/// The DNC's gates and read modes in one step (paper, "Details to the Comparison Methods").
+#[derive(Debug, Clone, Serialize)]
+pub struct DncControl {
+    /// Erase vector e.
+    pub erase: Vec<f32>,
+    /// Free gates f^i, one per read head.
+    pub free_gates: Vec<f32>,
+    pub allocation_gate: f32,
+    pub write_gate: f32,
+    /// Per read head: π = (backward, content, forward).
+    pub read_modes: Vec<[f32; 3]>,
+}
+
+/// What a trace shows of a memory decision.
+pub trait Describe {
+    /// Read head j's mode as text: `F1`, `P2`, … for the NHC; for the DNC the memory's note on
+    /// the read mode that placed the head (`b`, `c` or `f`).
+    fn read_mode(&self, j: usize, note: &str) -> String;
+    /// The control side of the step.
+    fn control(&self, c: &Config, control_reads: &[f32]) -> ControlRow;
+}
+
+fn words(c: &Config, v: &[f32]) -> Vec<Vec<f32>> {
+    v.chunks(c.word).map(<[f32]>::to_vec).collect()
+}
+
+impl Describe for MemoryDecision {
+    fn read_mode(&self, j: usize, _: &str) -> String {
+        self.read_modes[j].to_string()
+    }
+    fn control(&self, c: &Config, control_reads: &[f32]) -> ControlRow {
+        let (v_hat, e_hat) = (words(c, &self.prev_write), words(c, &self.prev_erase));
         ControlRow {
-            written: words(&d.write),
-            read: words(control_reads),
+            written: words(c, &self.write),
+            read: words(c, control_reads),
             updates: (0..c.read_heads)
-                .map(|j| d.prev_gate[j].then(|| (v_hat[j].clone(), e_hat[j].clone())))
+                .map(|j| self.prev_gate[j].then(|| (v_hat[j].clone(), e_hat[j].clone())))
                 .collect(),
-            free_write: d.free_write.clone(),
-            free_read: d.free_read.clone(),
+            free_write: self.free_write.clone(),
+            free_read: self.free_read.clone(),
+            dnc: None,
+        }
+    }
+}
+
+impl Describe for DncDecision {
+    fn read_mode(&self, _: usize, note: &str) -> String {
+        note.to_string()
+    }
+    fn control(&self, c: &Config, control_reads: &[f32]) -> ControlRow {
+        ControlRow {
+            written: vec![self.write.clone()],
+            read: words(c, control_reads),
+            updates: vec![None; c.read_heads],
+            free_write: vec![false],
+            free_read: self.free_gates.iter().map(|f| *f > 0.5).collect(),
+            dnc: Some(DncControl {
+                erase: self.erase.clone(),
+                free_gates: self.free_gates.clone(),
+                allocation_gate: self.allocation_gate,
+                write_gate: self.write_gate,
+                read_modes: self.read_modes.clone(),
+            }),
         }
     }
 }
@@ -198,22 +255,56 @@ impl<T: Task> Entry<T> {
         Ok(self.estimate(self.0.max_steps(level), config, extra).in_flight(what, wanted)?)
     }
 
-    /// Runs `sample` to its end (at most twice its trace and 100 steps), `observe` seeing every
-    /// step with its verdict.
-    fn run_sample(
+    /// Runs `sample` to its end (at most twice its trace and 100 steps); with `rows`, records
+    /// every step with its verdict.
+    fn run_sample(&self, model: &Model, sample: T::Sample, rows: Option<&mut Vec<TraceRow>>) -> RunReport {
+        let config = model.config(self.0.algorithm());
+        let prepared = PreparedSample::new(&self.0, sample);
+        match model.policy(self) {
+            Agent::Nhc(mut p) => self.run_on(Machine::new(&config), p.as_mut(), &prepared, rows),
+            Agent::Dnc(mut p) => {
+                let machine = Machine::with_memory(&config, DncMemory::new(&config));
+                self.run_on(machine, p.as_mut(), &prepared, rows)
+            }
+        }
+    }
+
+    /// [`Entry::run_sample`] on `machine` under `policy`.
+    fn run_on<M, P>(
         &self,
-        model: &Model,
-        sample: T::Sample,
-        observe: impl FnMut(&nhc_model::StepRecord<'_, T::Data, MemoryDecision>, Option<bool>),
-    ) -> RunReport {
+        mut machine: Machine<T::Data, M>,
+        policy: &mut P,
+        prepared: &PreparedSample<T>,
+        mut rows: Option<&mut Vec<TraceRow>>,
+    ) -> RunReport
+    where
+        M: MemoryModule<T::Data>,
+        M::Decision: Describe,
+        P: Policy<M::Decision> + ?Sized,
+    {
         let task = &self.0;
-        let mut machine = Machine::new(&model.config(task.algorithm()));
-        let prepared = PreparedSample::new(task, sample);
+        let config = machine.config().clone();
+        let ops = task.algorithm().ops;
         let mut modules = prepared.modules.clone();
         let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
-        let mut policy = model.policy(self);
         let outcome =
-            run_scored(&mut machine, &mut modules, policy.as_mut(), &prepared.trace, limits, observe);
+            run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
+                let Some(rows) = rows.as_deref_mut() else { return };
+                rows.push(TraceRow {
+                    step: r.step,
+                    phase: r.phase,
+                    written: r.written.to_vec(),
+                    reads: (0..config.read_heads)
+                        .map(|j| {
+                            let mode = r.decision.read_mode(j, r.read_notes[j]);
+                            (mode, r.read_locations[j], task.show(&r.reads[j]))
+                        })
+                        .collect(),
+                    op: ops.get(r.op).copied().unwrap_or("?"),
+                    correct,
+                    control: r.decision.control(&config, r.control_reads),
+                })
+            });
         let answer = task.answer(&modules);
         RunReport {
             output: task.answer_json(&answer),
@@ -289,7 +380,7 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
         let sample = self.parse(input, &model.config(self.0.algorithm()), 0)?;
-        Ok(self.run_sample(model, sample, |_, _| {}))
+        Ok(self.run_sample(model, sample, None))
     }
     fn time_sample(
         &self,
@@ -301,13 +392,24 @@ impl<T: Task> AnyTask for Entry<T> {
         let task = &self.0;
         self.level_in_flight(level, &model.config(task.algorithm()), 0, 1)?;
         let prepared = PreparedSample::new(task, task.sample(level, &mut sample_rng(seed, level, 0)));
-        let mut machine = Machine::new(&model.config(task.algorithm()));
+        let config = model.config(task.algorithm());
         let mut modules = prepared.modules.clone();
-        let mut policy = model.policy(self);
-        let start = std::time::Instant::now();
         let limits = RunLimits { stop_at_mistake: false, max_steps };
-        let outcome =
-            run_scored(&mut machine, &mut modules, policy.as_mut(), &prepared.trace, limits, |_, _| {});
+        let start = std::time::Instant::now();
+        let outcome = match model.policy(self) {
+            Agent::Nhc(mut p) => run_scored(
+                &mut Machine::new(&config),
+                &mut modules,
+                p.as_mut(),
+                &prepared.trace,
+                limits,
+                |_, _| {},
+            ),
+            Agent::Dnc(mut p) => {
+                let mut machine = Machine::with_memory(&config, DncMemory::new(&config));
+                run_scored(&mut machine, &mut modules, p.as_mut(), &prepared.trace, limits, |_, _| {})
+            }
+        };
         Ok((outcome.steps, start.elapsed().as_secs_f64()))
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
@@ -320,23 +422,8 @@ impl<T: Task> AnyTask for Entry<T> {
             }
             TraceSource::Input(v) => self.parse(v, &config, TRACE_ROW_BYTES)?,
         };
-        let ops = task.algorithm().ops;
         let mut rows = Vec::new();
-        let report = self.run_sample(model, sample, |r, correct| {
-            rows.push(TraceRow {
-                step: r.step,
-                phase: r.phase,
-                written: r.written.to_vec(),
-                reads: (0..config.read_heads)
-                    .map(|j| {
-                        (r.decision.read_modes[j].to_string(), r.read_locations[j], task.show(&r.reads[j]))
-                    })
-                    .collect(),
-                op: ops.get(r.op).copied().unwrap_or("?"),
-                correct,
-                control: ControlRow::new(&config, r.decision, r.control_reads),
-            })
-        });
+        let report = self.run_sample(model, sample, Some(&mut rows));
         Ok((rows, report))
     }
 }

@@ -10,13 +10,13 @@ use rand_distr::{Distribution, StandardNormal};
 
 /// A policy whose written control words get N(0, std²) noise from a generator seeded per sample,
 /// so θ and every offspring see the same noise on the same sample.
-pub struct WordNoise<'a, P> {
+pub struct WordNoise<'a, P: ?Sized> {
     inner: &'a mut P,
     std: f32,
     rng: ChaCha8Rng,
 }
 
-impl<'a, P: Policy> WordNoise<'a, P> {
+impl<'a, P: Policy + ?Sized> WordNoise<'a, P> {
     /// Noise of `std` on `inner`'s words, drawn from a generator seeded with `seed`.
     pub fn new(inner: &'a mut P, std: f32, seed: u64) -> Self {
         // Another stream than the sample's own generator, which is seeded with the same number.
@@ -24,7 +24,10 @@ impl<'a, P: Policy> WordNoise<'a, P> {
     }
 }
 
-impl<P: Policy> Policy for WordNoise<'_, P> {
+impl<P: Policy + ?Sized> Policy for WordNoise<'_, P> {
+    fn begin(&mut self) {
+        self.inner.begin()
+    }
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
         self.inner.control(obs, c_c, out);
         for x in out.write.iter_mut().chain(out.prev_write.iter_mut()) {

@@ -4,22 +4,24 @@
 use crate::check::CheckLog;
 use crate::config::TrainConfig;
 use crate::trainer::TrainState;
-use nhc_model::{Config, Layout};
+use nhc_model::{Config, Layout, MemoryKind, theta_len};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus `gate_bias` on the biases of the
-/// previous-write gates and the free gates.
+/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus, for the NHC's memory, `gate_bias`
+/// on the biases of the previous-write gates and the free gates (the DNC's gates start at 0).
 pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng) -> Vec<f32> {
-    let layout = Layout::new(model);
-    let mut theta: Vec<f32> = (0..layout.len())
+    let mut theta: Vec<f32> = (0..theta_len(model))
         .map(|_| {
             let e: f64 = StandardNormal.sample(rng);
             (config.init_std * e) as f32
         })
         .collect();
-    for block in [layout.prev_gate, layout.free_write, layout.free_read] {
-        theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
+    if model.memory == MemoryKind::Nhc {
+        let layout = Layout::new(model);
+        for block in [layout.prev_gate, layout.free_write, layout.free_read] {
+            theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
+        }
     }
     theta
 }

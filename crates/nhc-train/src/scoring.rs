@@ -2,28 +2,31 @@
 //! sample (or offspring) order whatever the number of threads.
 
 use crate::noise::WordNoise;
-use nhc_model::{Config, Learned, Params};
+use nhc_model::{Agent, Config, Params, PolicyMut};
 use nhc_tasks::{Prepared, Scored, Workspace};
 use rayon::prelude::*;
 
 /// The learned modules on `theta`, or `None` if `theta` is not a valid model (it then scores 0
 /// and solves nothing).
-pub fn learned_policy(model: &Config, theta: Vec<f32>) -> Option<Learned> {
-    Params::new(model.clone(), theta).ok().map(Learned::new)
+pub fn learned_policy(model: &Config, theta: Vec<f32>) -> Option<Agent> {
+    Params::new(model.clone(), theta).ok().map(Agent::learned)
 }
 
 /// One run of `policy` on sample `i`, with word noise of `noise.0` seeded by `noise.1` when given.
+/// Word noise applies to the NHC's control words only (a DNC+is+ha run refuses it up front).
 pub fn score(
-    policy: Option<&mut Learned>,
+    policy: Option<&mut Agent>,
     batch: &dyn Prepared,
     i: usize,
     workspace: &mut Workspace,
     noise: Option<(f32, u64)>,
 ) -> Scored {
-    match (policy, noise) {
-        (None, _) => Scored::default(),
-        (Some(p), None) => batch.score(i, p, workspace),
-        (Some(p), Some((std, seed))) => batch.score(i, &mut WordNoise::new(p, std, seed), workspace),
+    let Some(policy) = policy else { return Scored::default() };
+    match (policy.as_mut(), noise) {
+        (PolicyMut::Nhc(p), Some((std, seed))) => {
+            batch.score(i, PolicyMut::Nhc(&mut WordNoise::new(p, std, seed)), workspace)
+        }
+        (p, _) => batch.score(i, p, workspace),
     }
 }
 
@@ -35,13 +38,12 @@ pub fn score_all(
     batch: &dyn Prepared,
     noise: Option<(f32, &[u64])>,
 ) -> Vec<Scored> {
-    let base = learned_policy(model, theta.to_vec());
     // At least 8 samples per job: short samples cost less than handing them to a thread.
     (0..batch.len())
         .into_par_iter()
         .with_min_len(8)
         .map_init(
-            || (Workspace::new(model), base.clone()),
+            || (Workspace::new(model), learned_policy(model, theta.to_vec())),
             |(workspace, policy), i| {
                 score(policy.as_mut(), batch, i, workspace, noise.map(|(std, seeds)| (std, seeds[i])))
             },

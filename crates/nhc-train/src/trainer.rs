@@ -9,7 +9,7 @@ use crate::nes::Nes;
 use crate::records::{IterationLog, Summary};
 use crate::restart::{self, initial_theta};
 use crate::scoring::{score_all, score_offspring};
-use nhc_model::{Config, Params, ParamsError, Variant};
+use nhc_model::{Config, MemoryKind, Params, ParamsError, Variant};
 use nhc_tasks::AnyTask;
 use nhc_tasks::evaluate::SampleKey;
 use rand::SeedableRng;
@@ -30,6 +30,8 @@ pub enum TrainError {
     ThetaLength { task: &'static str, variant: Variant, expected: usize, found: usize },
     #[error("checkpoint θ: {0}")]
     CheckpointTheta(ParamsError),
+    #[error("word noise perturbs the NHC's control words; DNC+is+ha trains without it (word_noise = 0)")]
+    WordNoiseDnc,
     #[error(
         "θ left the range of a model at iteration {iteration} ({source}); training stopped, the last checkpoint is the last good state"
     )]
@@ -91,6 +93,9 @@ impl Trainer {
     ) -> Result<Self, TrainError> {
         let model = task.algorithm().model(variant);
         model.check().map_err(ParamsError::from)?;
+        if model.memory == MemoryKind::Dnc && config.word_noise > 0.0 {
+            return Err(TrainError::WordNoiseDnc);
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let theta = initial_theta(&model, &config, &mut rng);
         let state = TrainState {
@@ -120,7 +125,7 @@ impl Trainer {
         }
         let model = task.algorithm().model(state.variant);
         model.check().map_err(ParamsError::from)?;
-        let expected = nhc_model::Layout::new(&model).len();
+        let expected = nhc_model::theta_len(&model);
         if state.nes.theta.len() != expected {
             return Err(TrainError::ThetaLength {
                 task: task.name(),
