@@ -1,7 +1,7 @@
 //! Every registered task: learned models on arbitrary θ never panic, and evaluation gives the
 //! same result on 1 and on 2 threads (samples have their own generators, SPEC §3).
 
-use nhc_model::{Layout, Params, Variant};
+use nhc_model::{Params, Variant, theta_len};
 use nhc_tasks::Model;
 use nhc_tasks::model::LearnedModel;
 
@@ -10,13 +10,17 @@ fn theta(len: usize, salt: usize) -> Vec<f32> {
     (0..len).map(|k| ((k * 37 + salt * 13) % 11) as f32 / 3.0 - 1.6).collect()
 }
 
+/// For DNC+is+ha this also checks that its LSTM state starts afresh on every sample: one thread
+/// runs all samples on one policy, two threads split them.
 #[test]
 fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error::Error>> {
     for task in nhc_tasks::registry::all() {
-        let config = task.config();
-        for salt in 0..4 {
-            let params = Params::new(config.clone(), theta(Layout::new(&config).len(), salt))?;
-            let model = Model::Learned(Box::new(LearnedModel { variant: Variant::Nhc, params }));
+        for (variant, salt) in
+            [0, 1, 2, 3].map(|s| (Variant::Nhc, s)).into_iter().chain([(Variant::DncIsHa, 0)])
+        {
+            let config = task.algorithm().model(variant);
+            let params = Params::new(config.clone(), theta(theta_len(&config), salt))?;
+            let model = Model::Learned(Box::new(LearnedModel { variant, params }));
             let run = |threads: usize| -> Result<_, Box<dyn std::error::Error>> {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
                 Ok(pool.install(|| task.evaluate(&model, 5, 64, 3))?)
@@ -25,11 +29,12 @@ fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error
             assert_eq!(
                 (one.solved, one.steps, one.mean_fitness),
                 (two.solved, two.steps, two.mean_fitness),
-                "{} salt {salt}",
+                "{} {variant} salt {salt}",
                 task.name()
             );
-            // A run to the end, without stopping at mistakes.
-            task.time_sample(&model, 6, 1, 100_000)?;
+            // A run to the end, without stopping at mistakes (the DNC's step costs O(N)).
+            let cap = if variant == Variant::DncIsHa { 3_000 } else { 100_000 };
+            task.time_sample(&model, 6, 1, cap)?;
         }
     }
     Ok(())
@@ -143,7 +148,7 @@ fn model_files_with_extreme_numbers_are_refused() {
     let dir = std::env::temp_dir().join(format!("nhc-extreme-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let task = nhc_tasks::find("copy").unwrap();
-    let len = Layout::new(&task.config()).len();
+    let len = theta_len(&task.config());
     for (value, needle) in
         [("3e38", "out of range"), ("1e39", "not a finite number"), ("1e400", "not a valid")]
     {
