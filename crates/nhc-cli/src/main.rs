@@ -64,7 +64,7 @@ struct ModelArgs {
     /// A model file, or `scripted` for the algorithm's hand-written solution.
     #[arg(long)]
     model: String,
-    /// The model variant: nhc, nhc-anc or nhc-prev (default: the model file's).
+    /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha (default: the model file's).
     #[arg(long)]
     variant: Option<Variant>,
 }
@@ -139,7 +139,7 @@ enum Command {
     Train {
         #[arg(long, required_unless_present = "resume")]
         task: Option<String>,
-        /// The model variant: nhc, nhc-anc or nhc-prev.
+        /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
         #[arg(long, default_value = "nhc")]
         variant: Variant,
         #[arg(long, default_value_t = 1)]
@@ -166,7 +166,7 @@ enum Command {
         /// Task names, comma-separated, or `all`.
         #[arg(long, value_delimiter = ',', required = true)]
         tasks: Vec<String>,
-        /// The model variant: nhc, nhc-anc or nhc-prev.
+        /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
         #[arg(long, default_value = "nhc")]
         variant: Variant,
         #[arg(long, default_value_t = 15)]
