@@ -20,6 +20,7 @@ mod sweep;
 mod tasks;
 mod trace;
 mod train;
+mod transfer;
 
 #[derive(Parser)]
 #[command(
@@ -98,7 +99,8 @@ enum Command {
     Run {
         #[command(flatten)]
         model: ModelArgs,
-        /// The input as JSON, or @FILE to read it from a file.
+        /// The input as JSON, or @FILE to read it from a file (arithmetic also takes a bare
+        /// expression: --input '5 6 * 3 +').
         #[arg(long, required_unless_present = "start", conflicts_with = "start")]
         input: Option<String>,
         #[command(flatten)]
@@ -185,6 +187,24 @@ enum Command {
         /// Hyperparameters (TOML) for every run.
         #[arg(long)]
         config: Option<PathBuf>,
+    },
+    /// Run a learned model, θ unchanged, on every other domain of its algorithm: the training
+    /// levels 1–11, then levels 100 and 1000 (or the domain's largest level); one table.
+    Transfer {
+        /// A task name, or `all` (then --model is a directory holding TASK.json per task).
+        #[arg(long)]
+        task: String,
+        /// A model file (a directory with `--task all`).
+        #[arg(long)]
+        model: PathBuf,
+        /// Samples per level.
+        #[arg(long, default_value_t = 50)]
+        samples: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object per domain and level (`nhc eval --json`'s) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// List the tasks: their domains, ALU operations and θ sizes under each model variant.
     Tasks {
@@ -279,6 +299,9 @@ fn real_main() -> Result<()> {
                 config,
             })
         }
+        Command::Transfer { task, model, samples, seed, json } => {
+            transfer::transfer(&transfer::Transfer { task, model, samples, seed, json })
+        }
         Command::Tasks { json } => tasks::tasks(json),
         Command::Report { dirs, out: None } if dirs.len() == 1 => emit(&report::report(&dirs[0])?),
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
@@ -288,8 +311,9 @@ fn real_main() -> Result<()> {
     }
 }
 
-/// JSON from the argument, or from a file when it starts with `@`.
-fn read_json(arg: &str) -> Result<Value> {
+/// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is
+/// not JSON is taken as a JSON string ([`AnyTask::takes_text`]).
+fn read_json(arg: &str, text_ok: bool) -> Result<Value> {
     use nhc_tasks::limits::{MAX_INPUT_BYTES, at_most, read_text};
     let text = match arg.strip_prefix('@') {
         Some(path) => read_text(Path::new(path), "input file", MAX_INPUT_BYTES)?,
@@ -300,7 +324,10 @@ fn read_json(arg: &str) -> Result<Value> {
     };
     let shown: String = text.chars().take(200).collect();
     let more = if shown.len() < text.len() { "…" } else { "" };
-    serde_json::from_str(&text).with_context(|| format!("the input is not valid JSON: {shown}{more}"))
+    match serde_json::from_str(&text) {
+        Err(_) if text_ok => Ok(Value::String(text)),
+        parsed => parsed.with_context(|| format!("the input is not valid JSON: {shown}{more}")),
+    }
 }
 
 /// The two worlds of a search or plan problem as text map files, one row per line.
@@ -318,7 +345,7 @@ struct Maps {
 /// neither was given.
 fn user_input(task: &dyn AnyTask, input: Option<String>, maps: Maps) -> Result<Option<Value>> {
     Ok(match (input, maps.start, maps.goal) {
-        (Some(input), _, _) => Some(read_json(&input)?),
+        (Some(input), _, _) => Some(read_json(&input, task.takes_text())?),
         (None, Some(start), Some(goal)) => Some(read_maps(task, &start, &goal)?),
         _ => None,
     })

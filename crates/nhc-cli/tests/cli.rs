@@ -164,6 +164,31 @@ fn bad_input_gets_plain_errors() {
     );
 }
 
+/// arithmetic takes a bare postfix expression as well as a JSON string, on every domain (and in
+/// `nhc trace`); other tasks still refuse input that is not JSON.
+#[test]
+fn arithmetic_takes_a_bare_expression() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/arithmetic.json");
+    let run = |extra: &[&str]| {
+        let v = ok_json(&[&["run", "--task", "arithmetic", "--model", model, "--json"], extra].concat());
+        assert_eq!(v["correct"], true, "{extra:?}: {v}");
+        v["output"].clone()
+    };
+    assert_eq!(run(&["--input", "5 6 * 3 +"]), 33);
+    assert_eq!(run(&["--input", r#""5 6 * 3 +""#]), 33);
+    assert_eq!(run(&["--domain", "boolean", "--input", "1 0 AND 1 OR"]), 1);
+    assert_eq!(run(&["--domain", "boolean", "--input", "1 1 AND 0 AND"]), 0);
+    let trace = ["trace", "--task", "arithmetic", "--domain", "boolean", "--model", model];
+    let out = nhc(&[&trace[..], &["--input", "1 0 AND"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("AND") && text.contains("answer: 0"), "{text}");
+    let boolean = ["run", "--task", "arithmetic", "--domain", "boolean", "--model", model, "--input"];
+    fails_with(&[&boolean[..], &["1 0 XOR"]].concat(), "unknown token `XOR`; expected 0, 1, AND or OR");
+    fails_with(&[&boolean[..], &["2 1 AND"]].concat(), "operand `2` is not a truth value");
+    fails_with(&[&boolean[..], &["1 AND"]].concat(), "fewer than two operands");
+    fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "1 0 AND"], "not valid JSON");
+}
+
 #[test]
 fn model_files_are_checked() {
     let dir = tempfile::tempdir().unwrap();
@@ -422,6 +447,27 @@ fn a_model_runs_on_another_domain_of_its_algorithm() {
     assert_eq!(lines.len(), nhc_tasks::registry::all().len());
     assert!(lines.iter().any(|l| l["task"] == "addition" && l["domain"] == "decimal"));
     assert!(lines.iter().all(|l| l["params"]["nhc"].as_u64() > Some(0)));
+}
+
+/// `nhc transfer` runs a model on every other domain of its algorithm: levels 1–11, then 100
+/// and 1000, as one table or one JSON report per level.
+#[test]
+fn transfer_runs_every_other_domain() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/addition.json");
+    let args = ["transfer", "--task", "addition", "--model", model, "--samples", "5"];
+    let out = nhc(&[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let levels: Vec<u64> = lines.iter().filter_map(|l| l["level"].as_u64()).collect();
+    assert_eq!(levels, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 100, 1000]);
+    assert!(lines.iter().all(|l| l["domain"] == "decimal" && l["solved"] == 5), "{lines:?}");
+    let out = nhc(&args);
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("| addition | decimal | 55/55 | 5/5 | 5/5 |"), "{table}");
+    fails_with(&["transfer", "--task", "all", "--model", model], "must be a directory");
+    fails_with(&["transfer", "--task", "nope", "--model", model], "unknown task `nope`");
 }
 
 fn code(args: &[&str]) -> (Option<i32>, String) {

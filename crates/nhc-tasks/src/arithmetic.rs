@@ -349,6 +349,10 @@ impl<A: Algebra> Task for Arithmetic<A> {
         })?;
         Ok(Expression { tokens })
     }
+    /// A bare postfix expression is the string itself.
+    fn takes_text(&self) -> bool {
+        true
+    }
 
     fn answer_json(&self, a: &Option<A::Word>) -> serde_json::Value {
         a.as_ref().map_or(serde_json::Value::Null, |w| self.0.value_json(w))

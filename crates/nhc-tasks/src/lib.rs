@@ -15,6 +15,7 @@
 
 pub mod addition;
 pub mod arithmetic;
+pub mod boolean;
 pub mod copy_family;
 pub mod evaluate;
 pub mod limits;
@@ -22,6 +23,7 @@ pub mod model;
 pub mod registry;
 pub mod search_plan;
 pub mod sort;
+pub mod sort_domains;
 
 use nhc_model::{Config, DataModules, Policy, Trace, Variant};
 use rand::SeedableRng;
@@ -120,6 +122,11 @@ pub trait Task: Send + Sync + 'static {
     fn takes_maps(&self) -> bool {
         false
     }
+    /// Whether a user's input may be bare text: `--input` that is not JSON is taken as a JSON
+    /// string (`nhc run --input '5 6 * 3 +'`).
+    fn takes_text(&self) -> bool {
+        false
+    }
     /// The highest level this task accepts (its sampler's cost or the world's size may bound it).
     fn max_level(&self) -> usize {
         limits::MAX_LEVEL
@@ -128,6 +135,17 @@ pub trait Task: Send + Sync + 'static {
     fn max_steps(&self, level: usize) -> u64;
     /// At least the model steps `sample` runs (for a user's input).
     fn sample_steps(&self, sample: &Self::Sample) -> u64;
+    /// Heap bytes `sample`'s data words hold beyond `size_of::<Data>()` each, once: copies of a
+    /// word share them (e.g. long strings). For the memory estimate; 0 for fixed-size words.
+    fn sample_heap(&self, sample: &Self::Sample) -> u64 {
+        let _ = sample;
+        0
+    }
+    /// At most [`Task::sample_heap`] of a sample of `level`.
+    fn max_heap(&self, level: usize) -> u64 {
+        let _ = level;
+        0
+    }
     /// The answer as text for `nhc run`; by default its JSON.
     fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {
         let _ = sample;

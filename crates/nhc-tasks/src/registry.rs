@@ -3,11 +3,15 @@
 
 use crate::addition::Addition;
 use crate::arithmetic::{Arithmetic, Decimal};
-use crate::copy_family::{Binary, Copy, Duplicated, RepeatCopy, Reverse};
+use crate::boolean::Boolean;
+use crate::copy_family::{Binary, Copy, Decimals, Duplicated, RepeatCopy, Reverse};
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
 use crate::limits::{Estimate, LimitError, MAX_SAMPLES};
+use crate::search_plan::permuted::SokobanPermuted;
 use crate::search_plan::{SearchPlan, sokoban::Sokoban};
+use crate::search_plan::{blocks::Blocks, sliding::SlidingPuzzle};
 use crate::sort::{Bytes, Sort};
+use crate::sort_domains::Strings;
 use crate::{Algorithm, InputError, Model, Task, sample_rng};
 use nhc_model::memory::bytes_per_location;
 use nhc_model::{
@@ -183,10 +187,16 @@ pub trait AnyTask: Sync {
     fn takes_maps(&self) -> bool {
         false
     }
+    /// Whether the input may be bare text, taken as a JSON string when it is not JSON.
+    fn takes_text(&self) -> bool {
+        false
+    }
     /// The algorithm's scripted solution.
     fn scripted(&self) -> Box<dyn Policy + Send>;
     /// Checks that `level` is one this task accepts (1 ..= its highest level).
     fn check_level(&self, level: usize) -> Result<(), TaskError>;
+    /// The highest level this task accepts (a small world may have fewer distinct problems).
+    fn max_level(&self) -> usize;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
     /// `samples` fresh samples of `level` (SPEC §8).
@@ -225,7 +235,8 @@ impl<T: Task> Entry<T> {
             .0
             .parse_input(input)
             .map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })?;
-        let estimate = self.estimate(self.0.sample_steps(&sample), config, extra_per_step);
+        let steps = self.0.sample_steps(&sample);
+        let estimate = self.estimate(steps, self.0.sample_heap(&sample), config, extra_per_step);
         estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
         Ok(sample)
     }
@@ -233,12 +244,15 @@ impl<T: Task> Entry<T> {
     /// Memory of a run of `steps` steps on a machine of `config`: per step, the locations written
     /// ([`bytes_per_location`], as if none were freed), the expected trace, the sample's and data
     /// modules' word, and `extra`. Measured against it: a level-2 000 sort sample peaks at 221 MB
-    /// for 4.0 M steps (55 bytes a step; the estimate is 78).
-    fn estimate(&self, steps: u64, config: &Config, extra: u64) -> Estimate {
+    /// for 4.0 M steps (55 bytes a step; the estimate is 78). Words with heap data (`heap` bytes
+    /// in all, [`Task::sample_heap`]) share it among copies: it counts three times per sample
+    /// (the words, the answer's and the reference's JSON), spread over the steps.
+    fn estimate(&self, steps: u64, heap: u64, config: &Config, extra: u64) -> Estimate {
         let data = std::mem::size_of::<T::Data>() as u64;
         let trace = 1 + config.read_heads as u64 * std::mem::size_of::<Option<T::Data>>() as u64;
         let memory = config.write_heads as u64 * bytes_per_location(config, data as usize);
-        Estimate { steps, bytes_per_step: memory + trace + 2 * data + extra }
+        let heap = heap.saturating_mul(3).div_ceil(steps.max(1));
+        Estimate { steps, bytes_per_step: memory + trace + 2 * data + extra + heap }
     }
 
     /// Level checked, and the samples of `level` that fit the memory limit at once (at most
@@ -252,7 +266,8 @@ impl<T: Task> Entry<T> {
     ) -> Result<u64, TaskError> {
         self.check_level(level)?;
         let what = format!("a sample of task `{}` at level {level}", self.0.algorithm().name);
-        Ok(self.estimate(self.0.max_steps(level), config, extra).in_flight(what, wanted)?)
+        let estimate = self.estimate(self.0.max_steps(level), self.0.max_heap(level), config, extra);
+        Ok(estimate.in_flight(what, wanted)?)
     }
 
     /// Runs `sample` to its end (at most twice its trace and 100 steps); with `rows`, records
@@ -325,6 +340,12 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn takes_maps(&self) -> bool {
         self.0.takes_maps()
+    }
+    fn takes_text(&self) -> bool {
+        self.0.takes_text()
+    }
+    fn max_level(&self) -> usize {
+        self.0.max_level()
     }
     fn check_level(&self, level: usize) -> Result<(), TaskError> {
         let max = self.0.max_level();
@@ -447,7 +468,30 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(Reverse(Binary)),
     &Entry(Duplicated(Binary)),
     // Other domains of the same algorithms.
+    &Entry(Arithmetic(Boolean)),
     &Entry(Addition::DECIMAL),
+    &Entry(SearchPlan::<Sokoban<8>>::SEARCH),
+    &Entry(SearchPlan::<Sokoban<8>>::PLAN),
+    &Entry(SearchPlan::<Sokoban<8>>::SEARCH_PLUS),
+    &Entry(SearchPlan::<Sokoban<8>>::PLAN_PLUS),
+    &Entry(SearchPlan::<SokobanPermuted<6>>::SEARCH),
+    &Entry(SearchPlan::<SokobanPermuted<6>>::PLAN),
+    &Entry(SearchPlan::<SokobanPermuted<6>>::SEARCH_PLUS),
+    &Entry(SearchPlan::<SokobanPermuted<6>>::PLAN_PLUS),
+    &Entry(SearchPlan::<SlidingPuzzle>::SEARCH),
+    &Entry(SearchPlan::<SlidingPuzzle>::PLAN),
+    &Entry(SearchPlan::<SlidingPuzzle>::SEARCH_PLUS),
+    &Entry(SearchPlan::<SlidingPuzzle>::PLAN_PLUS),
+    &Entry(SearchPlan::<Blocks>::SEARCH),
+    &Entry(SearchPlan::<Blocks>::PLAN),
+    &Entry(SearchPlan::<Blocks>::SEARCH_PLUS),
+    &Entry(SearchPlan::<Blocks>::PLAN_PLUS),
+    &Entry(Copy(Decimals)),
+    &Entry(RepeatCopy(Decimals)),
+    &Entry(Reverse(Decimals)),
+    &Entry(Duplicated(Decimals)),
+    &Entry(Sort(Decimals)),
+    &Entry(Sort(Strings)),
 ];
 
 /// The paper's eleven tasks, in the order of its Table 1.

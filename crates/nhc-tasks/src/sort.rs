@@ -48,6 +48,16 @@ pub trait SortDomain: Order {
     fn json(&self, items: &[Self::Item]) -> serde_json::Value;
     /// An object as short text.
     fn show(&self, x: &Self::Item) -> String;
+    /// Heap bytes `x` holds beyond `size_of::<Item>()`, shared by its copies (for the memory
+    /// estimate, [`Task::sample_heap`]).
+    fn heap(&self, x: &Self::Item) -> u64 {
+        let _ = x;
+        0
+    }
+    /// At most [`SortDomain::heap`] of a random object.
+    fn max_heap(&self) -> u64 {
+        0
+    }
 }
 
 /// sort's config: L_C = 6, C = 4, h_w = 1, h_r = 2, L_B = 3; ALU feedback on (|c_a| = 4); Bus
@@ -224,6 +234,12 @@ impl<S: SortDomain> Task for Sort<S> {
     }
     fn sample_steps(&self, s: &Vec<S::Item>) -> u64 {
         scan_steps(s.len() as u64)
+    }
+    fn sample_heap(&self, s: &Vec<S::Item>) -> u64 {
+        s.iter().map(|x| self.0.heap(x)).sum()
+    }
+    fn max_heap(&self, level: usize) -> u64 {
+        (level as u64).saturating_add(1).saturating_mul(self.0.max_heap())
     }
     fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
         self.0.parse(v)

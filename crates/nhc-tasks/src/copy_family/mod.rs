@@ -1,7 +1,8 @@
 //! The copy family (SPEC §9): copy, reverse, repeatCopy, duplicated. The four algorithms share
 //! one pair of data modules ([`SequenceModules`]): the ALU passes data through and has the
 //! operations `O` (output) and `M` (mark the end of a pass). The data is a domain's objects
-//! ([`Objects`]); training uses 6-bit binary vectors ([`Binary`]).
+//! ([`Objects`]); training uses 6-bit binary vectors ([`Binary`]), a transfer non-negative
+//! integers of any size ([`Decimals`]).
 //!
 //! Convention (docs/DESIGN.md): `M` is a step of its own after the last output of a pass; its
 //! operation is scored, its data is not.
@@ -40,17 +41,26 @@ macro_rules! sequence_task {
         fn sample_steps(&self, s: &Self::Sample) -> u64 {
             steps(s.items.len() as u64, s.passes as u64)
         }
+        fn sample_heap(&self, s: &Self::Sample) -> u64 {
+            s.items.iter().map(|x| self.0.heap(x)).sum()
+        }
+        fn max_heap(&self, level: usize) -> u64 {
+            let items: fn(u64) -> u64 = $items;
+            items(level as u64).saturating_mul(self.0.max_heap())
+        }
     };
 }
 
 pub mod binary;
 pub mod copy;
+pub mod decimal;
 pub mod duplicated;
 pub mod repeat_copy;
 pub mod reverse;
 
 pub use binary::Binary;
 pub use copy::Copy;
+pub use decimal::{Decimals, Natural};
 pub use duplicated::Duplicated;
 pub use repeat_copy::RepeatCopy;
 pub use reverse::Reverse;
@@ -82,6 +92,16 @@ pub trait Objects: Send + Sync + 'static {
     fn json(&self, x: &Self::Object) -> serde_json::Value;
     /// An object as short text.
     fn show(&self, x: &Self::Object) -> String;
+    /// Heap bytes `x` holds beyond `size_of::<Object>()`, shared by its copies (for the memory
+    /// estimate, [`crate::Task::sample_heap`]).
+    fn heap(&self, x: &Self::Object) -> u64 {
+        let _ = x;
+        0
+    }
+    /// At most [`Objects::heap`] of a random object.
+    fn max_heap(&self) -> u64 {
+        0
+    }
 }
 
 /// Which control signals the Input sends.

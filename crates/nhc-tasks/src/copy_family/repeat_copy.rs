@@ -34,7 +34,10 @@ impl<O: Objects> Task for RepeatCopy<O> {
     }
     fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
         let obj = v.as_object().ok_or_else(|| {
-            InputError::new(r#"repeatCopy takes {"items": [[0,1,0,0,1,1], ...], "copies": c}"#)
+            InputError::new(format!(
+                r#"repeatCopy takes {{"items": [...], "copies": c}}, the items {}"#,
+                self.0.form()
+            ))
         })?;
         if let Some(k) = obj.keys().find(|k| *k != "items" && *k != "copies") {
             return Err(InputError::new(format!("unknown key `{k}`; expected `items` and `copies`")));

@@ -2,7 +2,7 @@
 //! solved, and showing a plan state by state.
 
 use super::tree::{Problem, SearchTree};
-use super::world::{ACTIONS, OP_NAMES, World};
+use super::world::{ACTIONS, World};
 use crate::InputError;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
@@ -72,13 +72,21 @@ pub fn parse_problem<W: World>(world: &W, v: &Value, plus: bool) -> Result<Probl
     Ok(problem)
 }
 
+/// A plan's actions by the world's names ([`World::action_names`]); `"?"` where no action joins
+/// two output states.
+pub fn action_names<W: World>(world: &W, actions: &[Option<usize>]) -> Vec<&'static str> {
+    let names = world.action_names();
+    actions.iter().map(|a| a.and_then(|k| names.get(k).copied()).unwrap_or("?")).collect()
+}
+
 /// States shown side by side in one block of [`plan_text`].
 const STATES_PER_BLOCK: usize = 8;
 
-/// A plan as text: its actions, the states along it (replayed from the start, at most
-/// [`STATES_PER_BLOCK`] side by side), and whether it ends at the goal.
+/// A plan as text: its actions (the world's names, [`World::action_names`]), the states along it
+/// (replayed from the start, at most [`STATES_PER_BLOCK`] side by side), and whether it ends at
+/// the goal.
 pub fn plan_text<W: World>(world: &W, p: &Problem<W::State>, actions: &[Option<usize>]) -> String {
-    let names: Vec<&str> = actions.iter().map(|a| a.map_or("?", |k| OP_NAMES[k])).collect();
+    let names: Vec<&str> = action_names(world, actions);
     let mut out = if actions.is_empty() {
         "plan: no actions (the start is the goal)\n".to_string()
     } else {
@@ -89,7 +97,7 @@ pub fn plan_text<W: World>(world: &W, p: &Problem<W::State>, actions: &[Option<u
     for (k, a) in actions.iter().enumerate() {
         let Some(a) = *a else { break };
         let next = world.apply(&states[k].1, a);
-        states.push((format!("{} {}", k + 1, OP_NAMES[a]), next));
+        states.push((format!("{} {}", k + 1, names[k]), next));
     }
     for block in states.chunks(STATES_PER_BLOCK) {
         out.push('\n');

@@ -16,19 +16,26 @@
 //!
 //! Files by concern: [`world`] (actions and the domain trait [`World`]), [`tree`] (the model's
 //! search tree), [`sampler`] (levels), [`modules`] (Input and ALU), [`script`] (the scripted
-//! solution), [`maps`] (a user's problems and printed plans), [`sokoban`] (the training world).
+//! solution), [`maps`] (a user's problems and printed plans), [`sokoban`] (the training world,
+//! and `sokoban8` on 8 × 8 boards), [`permuted`] (sokoban in a permuted encoding).
 //! The data modules only see the world through [`World`], so a transfer (8 × 8, another
-//! encoding, sliding puzzle, block stacking) implements that trait.
+//! encoding, sliding puzzle, block stacking) implements that trait: [`sliding`] (the 3 × 3
+//! sliding puzzle) and [`blocks`] (block stacking) are two.
 
+pub mod blocks;
 pub mod maps;
 pub mod modules;
+pub mod permuted;
 pub mod sampler;
 pub mod script;
+pub mod sliding;
 pub mod sokoban;
 pub mod tree;
 pub mod world;
 
-pub use maps::{MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Reach, distance, parse_problem, plan_text};
+pub use maps::{
+    MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Reach, action_names, distance, parse_problem, plan_text,
+};
 pub use modules::{SearchModules, config};
 pub use sampler::{EXACT_ATTEMPTS, sample_problem};
 pub use script::SearchScript;
@@ -174,14 +181,13 @@ impl<W: World> Task for SearchPlan<W> {
     fn parse_input(&self, v: &Value) -> Result<Problem<W::State>, InputError> {
         parse_problem(&self.world, v, self.plus)
     }
-    /// search: `{"found": bool, "expansions": n}`; plan: the actions, e.g. `["U", "L"]` (`"?"`
-    /// where no action joins two output states).
+    /// search: `{"found": bool, "expansions": n}`; plan: the actions by the world's names
+    /// ([`World::action_names`]), e.g. `["U", "L"]` (`"?"` where no action joins two output
+    /// states).
     fn answer_json(&self, a: &Answer) -> Value {
         match a {
             Answer::Search { found, expansions } => json!({ "found": found, "expansions": expansions }),
-            Answer::Plan(actions) => {
-                actions.iter().map(|a| a.map_or("?", |k| OP_NAMES[k])).collect::<Vec<_>>().into()
-            }
+            Answer::Plan(actions) => action_names(&self.world, actions).into(),
         }
     }
     fn show(&self, d: &W::State) -> String {

@@ -1,7 +1,8 @@
 //! Sokoban, the training world of the search-and-plan family (SPEC §9, paper Supplementary
 //! "Search & Plan"): an N × N grid enclosed by walls, each cell empty, wall, box or agent; the
 //! agent moves U, R, D, L and pushes a box ahead of it onto an empty cell. A move into a wall,
-//! or a push against a wall or another box, leaves the state unchanged.
+//! or a push against a wall or another box, leaves the state unchanged. The same rules on 8 × 8
+//! boards are the transfer world `sokoban8` (SPEC §10).
 
 use super::{ACTIONS, World};
 use crate::SampleRng;
@@ -20,24 +21,26 @@ pub enum Cell {
     Agent = 3,
 }
 
+/// The text symbols of the cells, indexed by [`Cell`]: empty, wall, box, agent.
+pub type Symbols = [char; 4];
+
+/// The training world's symbols: `-` empty, `#` wall, `$` box, `@` agent.
+pub const SYMBOLS: Symbols = ['-', '#', '$', '@'];
+
 impl Cell {
+    /// The cells in one-hot order.
+    pub const ALL: [Cell; 4] = [Cell::Empty, Cell::Wall, Cell::Box, Cell::Agent];
+
     /// Text map character: `-` empty, `#` wall, `$` box, `@` agent.
     pub fn symbol(self) -> char {
-        match self {
-            Cell::Empty => '-',
-            Cell::Wall => '#',
-            Cell::Box => '$',
-            Cell::Agent => '@',
-        }
+        SYMBOLS[self as usize]
     }
-    fn from_symbol(c: char) -> Option<Cell> {
-        match c {
-            '-' | ' ' => Some(Cell::Empty),
-            '#' => Some(Cell::Wall),
-            '$' => Some(Cell::Box),
-            '@' => Some(Cell::Agent),
-            _ => None,
+    /// The cell `c` stands for under `symbols` (a space is empty too).
+    fn from_symbol(c: char, symbols: &Symbols) -> Option<Cell> {
+        if c == ' ' {
+            return Some(Cell::Empty);
         }
+        Cell::ALL.into_iter().find(|&cell| symbols[cell as usize] == c)
     }
 }
 
@@ -120,13 +123,23 @@ impl<const N: usize> Board<N> {
 
     /// Text rows (`#` wall, `$` box, `@` agent, `-` empty).
     pub fn rows(&self) -> Vec<String> {
-        self.cells.iter().map(|row| row.iter().map(|c| c.symbol()).collect()).collect()
+        self.rows_with(&SYMBOLS)
+    }
+
+    /// Text rows in `symbols`.
+    pub fn rows_with(&self, symbols: &Symbols) -> Vec<String> {
+        self.cells.iter().map(|row| row.iter().map(|&c| symbols[c as usize]).collect()).collect()
     }
 
     /// The inner rows only (the border is always wall), joined by `/`: the compact form of traces.
     pub fn show(&self) -> String {
+        self.show_with(&SYMBOLS)
+    }
+
+    /// [`Board::show`] in `symbols`.
+    pub fn show_with(&self, symbols: &Symbols) -> String {
         let inner: Vec<String> = (1..N.saturating_sub(1))
-            .map(|r| (1..N - 1).map(|c| self.cells[r][c].symbol()).collect())
+            .map(|r| (1..N - 1).map(|c| symbols[self.cells[r][c] as usize]).collect())
             .collect();
         inner.join("/")
     }
@@ -134,6 +147,12 @@ impl<const N: usize> Board<N> {
     /// A text map of N rows of N characters (`#`, `$`, `@`, `-` or space), with exactly one
     /// agent and a border of walls.
     pub fn parse(rows: &[&str]) -> Result<Self, String> {
+        Self::parse_with(rows, &SYMBOLS)
+    }
+
+    /// [`Board::parse`] with the cells written in `symbols` (a space is empty too).
+    pub fn parse_with(rows: &[&str], symbols: &Symbols) -> Result<Self, String> {
+        let [empty, wall, boxed, agent] = *symbols;
         if rows.len() != N {
             return Err(format!("the map must have {N} rows, got {}", rows.len()));
         }
@@ -144,27 +163,41 @@ impl<const N: usize> Board<N> {
                 return Err(format!("row {r} must have {N} characters, got {}", chars.len()));
             }
             for (c, &ch) in chars.iter().enumerate() {
-                board.cells[r][c] = Cell::from_symbol(ch).ok_or_else(|| {
-                    format!("row {r}, column {c}: unknown character {ch:?} (use # $ @ - or space)")
+                board.cells[r][c] = Cell::from_symbol(ch, symbols).ok_or_else(|| {
+                    format!(
+                        "row {r}, column {c}: unknown character {ch:?} (use {wall} {boxed} {agent} {empty} \
+                         or space)"
+                    )
                 })?;
             }
         }
         let agents = board.cells.iter().flatten().filter(|&&c| c == Cell::Agent).count();
         if agents != 1 {
-            return Err(format!("the map must have exactly one agent `@`, got {agents}"));
+            return Err(format!("the map must have exactly one agent `{agent}`, got {agents}"));
         }
         for k in 0..N {
             for (r, c) in [(0, k), (N - 1, k), (k, 0), (k, N - 1)] {
                 if board.cells[r][c] != Cell::Wall {
-                    return Err(format!("the border must be walls: row {r}, column {c} is not `#`"));
+                    return Err(format!("the border must be walls: row {r}, column {c} is not `{wall}`"));
                 }
             }
         }
         Ok(board)
     }
 
-    /// A random world (SPEC §9): border walls, then uniformly 0–2 inner walls and 1–5 boxes, and
-    /// the agent, each on a uniformly drawn empty inner cell.
+    /// Inner cells: (N − 2)².
+    const INNER: usize = (N - 2) * (N - 2);
+    /// Most inner walls of a random world: SPEC §9's 2 on the 16 inner cells of 6 × 6, scaled by
+    /// the inner area and rounded (8 × 8: 5).
+    pub const MAX_WALLS: usize = (2 * Self::INNER + 8) / 16;
+    /// Fewest and most boxes of a random world: SPEC §9's 1–5 on 6 × 6, scaled likewise (8 × 8:
+    /// 2–11).
+    pub const MIN_BOXES: usize = (Self::INNER + 8) / 16;
+    pub const MAX_BOXES: usize = (5 * Self::INNER + 8) / 16;
+
+    /// A random world (SPEC §9): border walls, then uniformly 0–[`Board::MAX_WALLS`] inner walls
+    /// and [`Board::MIN_BOXES`]–[`Board::MAX_BOXES`] boxes (6 × 6: 0–2 and 1–5), and the agent,
+    /// each on a uniformly drawn empty inner cell.
     pub fn random(rng: &mut SampleRng) -> Self {
         let mut board = Board::default();
         for k in 0..N {
@@ -172,7 +205,8 @@ impl<const N: usize> Board<N> {
                 board.cells[r][c] = Cell::Wall;
             }
         }
-        let (walls, boxes) = (rng.random_range(0..=2usize), rng.random_range(1..=5usize));
+        let (walls, boxes) =
+            (rng.random_range(0..=Self::MAX_WALLS), rng.random_range(Self::MIN_BOXES..=Self::MAX_BOXES));
         let kinds = std::iter::repeat_n(Cell::Wall, walls)
             .chain(std::iter::repeat_n(Cell::Box, boxes))
             .chain(std::iter::once(Cell::Agent));
@@ -222,5 +256,9 @@ impl<const N: usize> World for Sokoban<N> {
     }
     fn show(&self, s: &Board<N>) -> String {
         s.show()
+    }
+    /// The agent's moves: up, right, down, left.
+    fn action_names(&self) -> [&'static str; ACTIONS] {
+        ["U", "R", "D", "L"]
     }
 }

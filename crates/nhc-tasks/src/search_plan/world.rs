@@ -43,6 +43,11 @@ pub trait World: Clone + Send + Sync + 'static {
     fn equal(&self, a: &Self::State, b: &Self::State) -> bool {
         a == b
     }
+    /// The world's names of the actions 0..[`ACTIONS`] in printed plans and answers; the Bus
+    /// still calls them U R D L ([`OP_NAMES`]).
+    fn action_names(&self) -> [&'static str; ACTIONS] {
+        [OP_NAMES[OP_U], OP_NAMES[OP_R], OP_NAMES[OP_D], OP_NAMES[OP_L]]
+    }
 }
 
 /// The actions the model applies to `s`: all four (search, plan), or the applicable ones (+).
