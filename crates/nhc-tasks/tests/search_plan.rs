@@ -19,6 +19,8 @@ use proptest::prelude::*;
 use serde_json::json;
 use std::collections::{HashSet, VecDeque};
 
+mod common;
+
 // ---- an independent simulator on text maps ----
 
 type Grid = Vec<Vec<char>>;
@@ -58,45 +60,18 @@ fn step(g: &Grid, dir: char) -> Grid {
     n
 }
 
+/// The four moves in the model's order.
+const MOVES: [char; 4] = ['U', 'R', 'D', 'L'];
+
 /// The model's BFS without duplicate elimination (plus: only moves that change the map): the
 /// expansion (1-based) in which `goal` first appears, 0 if it is the start.
 fn model_bfs_expansion(start: &Grid, goal: &Grid, plus: bool, max: usize) -> Option<usize> {
-    if start == goal {
-        return Some(0);
-    }
-    let mut queue = VecDeque::from([start.clone()]);
-    for expansion in 1..=max {
-        let s = queue.pop_front()?;
-        for dir in ['U', 'R', 'D', 'L'] {
-            let n = step(&s, dir);
-            if plus && n == s {
-                continue;
-            }
-            if &n == goal {
-                return Some(expansion);
-            }
-            queue.push_back(n);
-        }
-    }
-    None
+    common::model_bfs_expansion(start, goal, plus, max, &MOVES, step)
 }
 
 /// Shortest number of moves (BFS with duplicate elimination).
 fn shortest(start: &Grid, goal: &Grid) -> Option<usize> {
-    let mut seen = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([(start.clone(), 0)]);
-    while let Some((s, d)) = queue.pop_front() {
-        if &s == goal {
-            return Some(d);
-        }
-        for dir in ['U', 'R', 'D', 'L'] {
-            let n = step(&s, dir);
-            if seen.insert(n.clone()) {
-                queue.push_back((n, d + 1));
-            }
-        }
-    }
-    None
+    common::shortest(start, goal, &MOVES, step)
 }
 
 fn board(rows: &[&str]) -> Board6 {

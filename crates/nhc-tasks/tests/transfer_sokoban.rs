@@ -14,8 +14,10 @@ use nhc_tasks::search_plan::{Answer, Problem, SearchPlan, World};
 use nhc_tasks::{AnyTask, Model, ModelFile, Task, sample_rng};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::path::Path;
+
+mod common;
 
 const SOKOBAN8: &str = "sokoban8";
 const PERMUTED: &str = "sokoban-permuted";
@@ -84,45 +86,18 @@ fn step(g: &Grid, dir: char, sym: Symbols) -> Grid {
     n
 }
 
+/// The four moves in the model's order.
+const MOVES: [char; 4] = ['U', 'R', 'D', 'L'];
+
 /// The model's BFS without duplicate elimination (plus: only moves that change the map): the
 /// expansion (1-based) in which `goal` first appears, 0 if it is the start.
 fn model_bfs_expansion(start: &Grid, goal: &Grid, plus: bool, max: usize, sym: Symbols) -> Option<usize> {
-    if start == goal {
-        return Some(0);
-    }
-    let mut queue = VecDeque::from([start.clone()]);
-    for expansion in 1..=max {
-        let s = queue.pop_front()?;
-        for dir in ['U', 'R', 'D', 'L'] {
-            let n = step(&s, dir, sym);
-            if plus && n == s {
-                continue;
-            }
-            if &n == goal {
-                return Some(expansion);
-            }
-            queue.push_back(n);
-        }
-    }
-    None
+    common::model_bfs_expansion(start, goal, plus, max, &MOVES, |g, dir| step(g, dir, sym))
 }
 
 /// Shortest number of moves (a plain BFS with duplicate elimination).
 fn shortest(start: &Grid, goal: &Grid, sym: Symbols) -> Option<usize> {
-    let mut seen = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([(start.clone(), 0)]);
-    while let Some((s, d)) = queue.pop_front() {
-        if &s == goal {
-            return Some(d);
-        }
-        for dir in ['U', 'R', 'D', 'L'] {
-            let n = step(&s, dir, sym);
-            if seen.insert(n.clone()) {
-                queue.push_back((n, d + 1));
-            }
-        }
-    }
-    None
+    common::shortest(start, goal, &MOVES, |g, dir| step(g, dir, sym))
 }
 
 /// The actions of a plan answer (JSON), replayed from `start`: the map reached.

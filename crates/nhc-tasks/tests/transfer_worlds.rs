@@ -13,9 +13,11 @@ use nhc_tasks::search_plan::{Answer, SearchPlan, World};
 use nhc_tasks::{Model, ModelFile, Task, TaskError, sample_rng};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::fmt::Debug;
 use std::hash::Hash;
+
+mod common;
 
 // ---- simulators written here ----
 
@@ -151,42 +153,12 @@ impl Checked for Blocks {
 /// The model's BFS without duplicate elimination (plus: only actions that change the state):
 /// the expansion (1-based) in which `goal` first appears, 0 if it is the start.
 fn model_bfs_expansion<S: Sim>(start: &S, goal: &S, plus: bool, max: usize) -> Option<usize> {
-    if start == goal {
-        return Some(0);
-    }
-    let mut queue = VecDeque::from([start.clone()]);
-    for expansion in 1..=max {
-        let s = queue.pop_front()?;
-        for a in S::NAMES {
-            let n = s.step(a);
-            if plus && n == s {
-                continue;
-            }
-            if &n == goal {
-                return Some(expansion);
-            }
-            queue.push_back(n);
-        }
-    }
-    None
+    common::model_bfs_expansion(start, goal, plus, max, &S::NAMES, |s, a| s.step(a))
 }
 
 /// Shortest number of actions (BFS with duplicate elimination).
 fn shortest<S: Sim>(start: &S, goal: &S) -> Option<usize> {
-    let mut seen = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([(start.clone(), 0)]);
-    while let Some((s, d)) = queue.pop_front() {
-        if &s == goal {
-            return Some(d);
-        }
-        for a in S::NAMES {
-            let n = s.step(a);
-            if seen.insert(n.clone()) {
-                queue.push_back((n, d + 1));
-            }
-        }
-    }
-    None
+    common::shortest(start, goal, &S::NAMES, |s, a| s.step(a))
 }
 
 /// The states along `actions` from `start`, replayed here.
