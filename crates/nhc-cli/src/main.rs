@@ -79,6 +79,17 @@ impl ModelArgs {
     }
 }
 
+/// Which fresh samples an evaluation draws (SPEC §8).
+#[derive(clap::Args, Debug)]
+struct Draw {
+    /// Samples per level.
+    #[arg(long, default_value_t = 50)]
+    samples: usize,
+    /// Seed of the samples (sample i of level L is the same for every model).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Evaluate a model on fresh samples of one level.
@@ -87,10 +98,8 @@ enum Command {
         model: ModelArgs,
         #[arg(long)]
         level: usize,
-        #[arg(long, default_value_t = 50)]
-        samples: usize,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        #[command(flatten)]
+        draw: Draw,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -197,11 +206,8 @@ enum Command {
         /// A model file (a directory with `--task all`).
         #[arg(long)]
         model: PathBuf,
-        /// Samples per level.
-        #[arg(long, default_value_t = 50)]
-        samples: usize,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        #[command(flatten)]
+        draw: Draw,
         /// Print one JSON object per domain and level (`nhc eval --json`'s) instead of the table.
         #[arg(long)]
         json: bool,
@@ -264,7 +270,9 @@ fn real_main() -> Result<()> {
         nhc_tasks::limits::set_memory_limit(bytes);
     }
     match cli.command {
-        Command::Eval { model, level, samples, seed, json } => eval::eval(&model, level, samples, seed, json),
+        Command::Eval { model, level, draw, json } => {
+            eval::eval(&model, level, draw.samples, draw.seed, json)
+        }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
         Command::Trace { model, level, seed, index, input, maps, json, words, figure } => {
             let source = trace::Source { level, seed, index, input, maps };
@@ -299,9 +307,13 @@ fn real_main() -> Result<()> {
                 config,
             })
         }
-        Command::Transfer { task, model, samples, seed, json } => {
-            transfer::transfer(&transfer::Transfer { task, model, samples, seed, json })
-        }
+        Command::Transfer { task, model, draw, json } => transfer::transfer(&transfer::Transfer {
+            task,
+            model,
+            samples: draw.samples,
+            seed: draw.seed,
+            json,
+        }),
         Command::Tasks { json } => tasks::tasks(json),
         Command::Report { dirs, out: None } if dirs.len() == 1 => emit(&report::report(&dirs[0])?),
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
