@@ -150,16 +150,35 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             panels.push((task.to_string(), curves));
         }
     }
-    let mut figure = String::new();
-    if !panels.is_empty() {
-        let stem = out.with_extension("").to_string_lossy().into_owned() + "_learning_curves";
+    // The curves come from each run's metrics.jsonl: a model whose run directories are not here
+    // would silently drop out, so the figure is then left as it is.
+    let missing: Vec<&str> = variants
+        .iter()
+        .map(|&v| model_name(v))
+        .filter(|m| !panels.iter().any(|(_, cs)| cs.iter().any(|c| c.task == *m)))
+        .collect();
+    let stem = out.with_extension("").to_string_lossy().into_owned() + "_learning_curves";
+    let f = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let link = format!("![learning curves]({f}.png) ([SVG]({f}.svg))");
+    let figure = if missing.is_empty() {
         crate::plots::learning_curves(&panels, Path::new(&stem))?;
-        let f = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        figure = format!(
+        format!(
             "## Learning curves\n\nPer task, θ's batch fitness against iterations (log scale), mean ± standard \
-             error over the runs, one line per model.\n\n![learning curves]({f}.png) ([SVG]({f}.svg))\n\n"
+             error over the runs, one line per model.\n\n{link}\n\n"
+        )
+    } else {
+        let earlier = Path::new(&format!("{stem}.png")).exists();
+        eprintln!(
+            "note: no run directories of {}: the learning-curve figure is not redrawn",
+            missing.join(", ")
         );
-    }
+        format!(
+            "## Learning curves\n\nNot redrawn: the run directories of {} (their metrics.jsonl) are not \
+             here.{}\n\n",
+            missing.join(", "),
+            if earlier { format!(" The figure of an earlier report:\n\n{link}") } else { String::new() }
+        )
+    };
     let text = format!(
         "# Table 1, every model\n\nMade by `nhc report {} --out {}` ({} runs). Each cell: ours, then \
          *the paper's* (Table 1). iterations: learning iterations, median (to the quartiles); last level: \
