@@ -584,5 +584,10 @@ fn report_compares_sweeps_in_the_papers_layout() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("| NHC | iterations |") && text.contains("*3132 (−565, +1722)*"), "{text}");
     assert!(text.contains("| NHC | runs | 15 | 15 |"));
+    // The runs' directories (relative paths in full.jsonl) are not here: no figure of fewer models.
+    if !std::path::Path::new("runs/paper").exists() {
+        assert!(text.contains("Not redrawn: the run directories of NHC"), "{text}");
+        assert!(!dir.path().join("cmp_learning_curves.png").exists());
+    }
     fails_with(&["report", full, full], "give --out FILE");
 }
