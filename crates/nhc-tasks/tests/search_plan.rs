@@ -23,41 +23,15 @@ mod common;
 
 // ---- an independent simulator on text maps ----
 
-type Grid = Vec<Vec<char>>;
+use common::Grid;
 
 fn grid(b: &Board6) -> Grid {
     b.rows().iter().map(|r| r.chars().collect()).collect()
 }
 
-/// One move on a text map: U R D L as row/column steps; pushes one box onto `-`.
+/// One move on a text map (`@` agent, `#` wall).
 fn step(g: &Grid, dir: char) -> Grid {
-    let (dr, dc): (i32, i32) = match dir {
-        'U' => (-1, 0),
-        'R' => (0, 1),
-        'D' => (1, 0),
-        'L' => (0, -1),
-        _ => panic!("no such move {dir}"),
-    };
-    let mut at = None;
-    for (r, row) in g.iter().enumerate() {
-        for (c, &ch) in row.iter().enumerate() {
-            if ch == '@' {
-                at = Some((r as i32, c as i32));
-            }
-        }
-    }
-    let (r, c) = at.expect("one agent");
-    let get = |r: i32, c: i32| g.get(r as usize).and_then(|row| row.get(c as usize)).copied().unwrap_or('#');
-    let mut n = g.clone();
-    let (r1, c1) = (r + dr, c + dc);
-    match get(r1, c1) {
-        '-' => {}
-        '$' if get(r1 + dr, c1 + dc) == '-' => n[(r1 + dr) as usize][(c1 + dc) as usize] = '$',
-        _ => return n,
-    }
-    n[r as usize][c as usize] = '-';
-    n[r1 as usize][c1 as usize] = '@';
-    n
+    common::sokoban_step(g, dir, common::PLAIN)
 }
 
 /// The four moves in the model's order.

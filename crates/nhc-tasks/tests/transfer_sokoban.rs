@@ -27,20 +27,11 @@ const EVAL_SEED: u64 = 1000;
 
 // ---- an independent simulator on text rows ----
 
-type Grid = Vec<Vec<char>>;
+use common::{Grid, PLAIN, SWAPPED, Symbols};
 
-/// How a world writes its cells: the agent's and the wall's symbols (`$` box and `-` empty in
-/// both).
-#[derive(Debug, Clone, Copy)]
-struct Symbols {
-    agent: char,
-    wall: char,
+fn step(g: &Grid, dir: char, sym: Symbols) -> Grid {
+    common::sokoban_step(g, dir, sym)
 }
-
-/// `sokoban8`: the training world's symbols.
-const PLAIN: Symbols = Symbols { agent: '@', wall: '#' };
-/// `sokoban-permuted`: `#` is the agent, `@` a wall.
-const SWAPPED: Symbols = Symbols { agent: '#', wall: '@' };
 
 fn grid_of(rows: &[String]) -> Grid {
     rows.iter().map(|r| r.chars().collect()).collect()
@@ -48,42 +39,6 @@ fn grid_of(rows: &[String]) -> Grid {
 
 fn to_rows(g: &Grid) -> Vec<String> {
     g.iter().map(|r| r.iter().collect()).collect()
-}
-
-/// One move: U R D L as row/column steps; the agent steps onto `-` or pushes one box `$` onto
-/// `-`; anything else (a wall, a box behind a box, the edge) leaves the map as it is.
-fn step(g: &Grid, dir: char, sym: Symbols) -> Grid {
-    let (dr, dc): (i64, i64) = match dir {
-        'U' => (-1, 0),
-        'R' => (0, 1),
-        'D' => (1, 0),
-        'L' => (0, -1),
-        _ => panic!("no such move {dir}"),
-    };
-    let agents: Vec<(i64, i64)> = (0..g.len())
-        .flat_map(|r| (0..g[r].len()).map(move |c| (r, c)))
-        .filter(|&(r, c)| g[r][c] == sym.agent)
-        .map(|(r, c)| (r as i64, c as i64))
-        .collect();
-    assert_eq!(agents.len(), 1, "one agent in {g:?}");
-    let (r, c) = agents[0];
-    let get = |r: i64, c: i64| {
-        usize::try_from(r)
-            .ok()
-            .zip(usize::try_from(c).ok())
-            .and_then(|(r, c)| g.get(r)?.get(c).copied())
-            .unwrap_or(sym.wall)
-    };
-    let mut n = g.clone();
-    let (r1, c1) = (r + dr, c + dc);
-    match get(r1, c1) {
-        '-' => {}
-        '$' if get(r1 + dr, c1 + dc) == '-' => n[(r1 + dr) as usize][(c1 + dc) as usize] = '$',
-        _ => return n,
-    }
-    n[r as usize][c as usize] = '-';
-    n[r1 as usize][c1 as usize] = sym.agent;
-    n
 }
 
 /// The four moves in the model's order.

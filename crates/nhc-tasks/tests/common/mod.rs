@@ -1,6 +1,10 @@
 //! Reference searches shared by the search/plan tests, written independently of the library:
 //! each test file supplies its own simulator (a state type, the world's actions in the model's
-//! order, and a step function), and these searches run on top of it.
+//! order, and a step function), and these searches run on top of it; plus the sokoban step on
+//! text maps, shared by the sokoban tests.
+
+// Each test file uses part of this module.
+#![allow(dead_code)]
 
 use std::collections::{HashSet, VecDeque};
 use std::hash::Hash;
@@ -58,4 +62,55 @@ pub fn shortest<S: Clone + Eq + Hash, A: Copy>(
         }
     }
     None
+}
+
+pub type Grid = Vec<Vec<char>>;
+
+/// How a world writes its cells: the agent's and the wall's symbols (`$` box and `-` empty in
+/// both).
+#[derive(Debug, Clone, Copy)]
+pub struct Symbols {
+    pub agent: char,
+    pub wall: char,
+}
+
+/// `sokoban6` and `sokoban8`: the training world's symbols.
+pub const PLAIN: Symbols = Symbols { agent: '@', wall: '#' };
+/// `sokoban-permuted`: `#` is the agent, `@` a wall.
+pub const SWAPPED: Symbols = Symbols { agent: '#', wall: '@' };
+
+/// One move: U R D L as row/column steps; the agent steps onto `-` or pushes one box `$` onto
+/// `-`; anything else (a wall, a box behind a box, the edge) leaves the map as it is.
+pub fn sokoban_step(g: &Grid, dir: char, sym: Symbols) -> Grid {
+    let (dr, dc): (i64, i64) = match dir {
+        'U' => (-1, 0),
+        'R' => (0, 1),
+        'D' => (1, 0),
+        'L' => (0, -1),
+        _ => panic!("no such move {dir}"),
+    };
+    let agents: Vec<(i64, i64)> = (0..g.len())
+        .flat_map(|r| (0..g[r].len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| g[r][c] == sym.agent)
+        .map(|(r, c)| (r as i64, c as i64))
+        .collect();
+    assert_eq!(agents.len(), 1, "one agent in {g:?}");
+    let (r, c) = agents[0];
+    let get = |r: i64, c: i64| {
+        usize::try_from(r)
+            .ok()
+            .zip(usize::try_from(c).ok())
+            .and_then(|(r, c)| g.get(r)?.get(c).copied())
+            .unwrap_or(sym.wall)
+    };
+    let mut n = g.clone();
+    let (r1, c1) = (r + dr, c + dc);
+    match get(r1, c1) {
+        '-' => {}
+        '$' if get(r1 + dr, c1 + dc) == '-' => n[(r1 + dr) as usize][(c1 + dc) as usize] = '$',
+        _ => return n,
+    }
+    n[r as usize][c as usize] = '-';
+    n[r1 as usize][c1 as usize] = sym.agent;
+    n
 }
