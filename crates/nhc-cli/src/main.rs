@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 mod bench;
 mod comparison;
 mod eval;
-mod lock;
 mod plots;
 mod report;
 mod run;

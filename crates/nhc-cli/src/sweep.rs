@@ -83,7 +83,7 @@ pub fn run(s: Sweep) -> Result<()> {
             t.check_level(level)?;
         }
     }
-    let _lock = crate::lock::lock(&s.out)?;
+    let _lock = nhc_train::lock::lock(&s.out)?;
     // `jobs` runs evaluate at the same time: each gets its share of the memory limit.
     limits::set_memory_limit((limits::memory_limit() / s.jobs.max(1) as u64).max(1));
     let jobs: Vec<(String, u64)> =

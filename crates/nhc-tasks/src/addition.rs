@@ -319,6 +319,12 @@ impl Task for Addition {
         };
         Ok(Operands::new(&number("a")?, &number("b")?))
     }
+    /// `{"a": …, "b": …}`: the operands as presented, without the extra leading 0 (their other
+    /// leading zeros kept, so both keep the level's length).
+    fn sample_json(&self, s: &Operands) -> Value {
+        let text = |x: &[Digit]| x.iter().skip(1).map(|&d| digit_char(d)).collect::<String>();
+        serde_json::json!({ "a": text(s.a()), "b": text(s.b()) })
+    }
     /// The sum as a digit string, most significant first, without leading zeros.
     fn answer_json(&self, a: &Vec<Digit>) -> Value {
         Value::String(digits_text(a))

@@ -349,6 +349,19 @@ impl<A: Algebra> Task for Arithmetic<A> {
         })?;
         Ok(Expression { tokens })
     }
+    /// The tokens as a JSON string, separated by spaces (operators by their symbols).
+    fn sample_json(&self, e: &Self::Sample) -> serde_json::Value {
+        let a = &self.0;
+        let tokens: Vec<String> = e
+            .tokens
+            .iter()
+            .map(|t| match t {
+                Token::Value(v) => a.show(v),
+                Token::Op(o) => a.show(&a.code(*o)),
+            })
+            .collect();
+        tokens.join(" ").into()
+    }
     /// A bare postfix expression is the string itself.
     fn takes_text(&self) -> bool {
         true

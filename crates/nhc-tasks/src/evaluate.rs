@@ -221,12 +221,59 @@ pub fn evaluate<T: Task>(
         .into_par_iter()
         .map_init(
             || (Workspace::new(config), policy()),
-            |(workspace, policy), i| {
-                let sample = task.sample(level, &mut sample_rng(seed, level, i));
-                let prepared = PreparedSample::new(task, sample);
-                let (o, solved) = prepared.score_in(task, policy.as_mut(), workspace);
-                SampleResult { solved, steps: o.steps, fitness: o.fitness() }
-            },
+            |(workspace, policy), i| score_drawn(task, level, seed, i, policy, workspace),
         )
         .collect()
+}
+
+/// Sample `index` of an evaluation of `level` under `seed` (SPEC §8), drawn, prepared and scored
+/// by `policy` on the workspace's machine.
+pub fn score_drawn<T: Task>(
+    task: &T,
+    level: usize,
+    seed: u64,
+    index: u64,
+    policy: &mut Agent,
+    workspace: &mut Workspace,
+) -> SampleResult {
+    let sample = task.sample(level, &mut sample_rng(seed, level, index));
+    score_prepared(task, &PreparedSample::new(task, sample), policy, workspace)
+}
+
+/// A prepared sample scored by `policy` on the workspace's machine.
+pub fn score_prepared<T: Task>(
+    task: &T,
+    prepared: &PreparedSample<T>,
+    policy: &mut Agent,
+    workspace: &mut Workspace,
+) -> SampleResult {
+    let (o, solved) = prepared.score_in(task, policy.as_mut(), workspace);
+    SampleResult { solved, steps: o.steps, fitness: o.fitness() }
+}
+
+impl EvalReport {
+    /// The report of `results`, samples 0.. of `level` under `seed`, scored for `task` on
+    /// `domain` in `seconds`; `variant` is absent for the scripted solution.
+    pub fn new(
+        (task, domain): (&str, &str),
+        variant: Option<String>,
+        (level, seed): (usize, u64),
+        results: &[SampleResult],
+        seconds: f64,
+    ) -> Self {
+        let samples = results.len();
+        EvalReport {
+            task: task.to_string(),
+            domain: Some(domain.to_string()),
+            variant,
+            level,
+            seed,
+            samples,
+            solved: results.iter().filter(|r| r.solved).count(),
+            steps: results.iter().map(|r| r.steps).sum(),
+            mean_fitness: results.iter().map(|r| r.fitness).sum::<f64>() / samples.max(1) as f64,
+            seconds,
+            failed: (0..samples as u64).zip(results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
+        }
+    }
 }

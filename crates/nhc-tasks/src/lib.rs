@@ -114,6 +114,9 @@ pub trait Task: Send + Sync + 'static {
     fn scripted(&self) -> Box<dyn Policy + Send>;
     /// A user's input (JSON) as a sample.
     fn parse_input(&self, input: &Value) -> Result<Self::Sample, InputError>;
+    /// A sample as JSON, in the form [`Task::parse_input`] takes (so `parse_input(sample_json(s))`
+    /// gives `s` back).
+    fn sample_json(&self, sample: &Self::Sample) -> Value;
     /// An answer as JSON.
     fn answer_json(&self, answer: &Self::Answer) -> Value;
     /// A data word as short text (for traces).

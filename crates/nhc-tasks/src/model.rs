@@ -101,15 +101,7 @@ impl ModelFile {
     /// a model loads for any domain of its algorithm.
     pub fn load(path: &Path, task: &dyn AnyTask) -> Result<LearnedModel, ModelError> {
         let p = || path.to_path_buf();
-        let text = crate::limits::read_text(path, "model file", crate::limits::MAX_MODEL_BYTES)?;
-        let file: ModelFile =
-            serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
-        let algorithm = match file.format {
-            1 => file.task,
-            FORMAT => file.algorithm,
-            found => return Err(ModelError::Format { path: p(), found }),
-        }
-        .ok_or_else(|| ModelError::NoAlgorithm { path: p() })?;
+        let (algorithm, file) = Self::read(path)?;
         let expected = task.algorithm();
         if algorithm != expected.name {
             return Err(ModelError::AlgorithmMismatch {
@@ -132,6 +124,21 @@ impl ModelFile {
         let params = Params::new(file.config, file.params)
             .map_err(|source| ModelError::Params { path: p(), source })?;
         Ok(LearnedModel { variant: file.variant, params })
+    }
+
+    /// Reads a model file of a known format: the name of its algorithm, and the file.
+    pub fn read(path: &Path) -> Result<(String, ModelFile), ModelError> {
+        let p = || path.to_path_buf();
+        let text = crate::limits::read_text(path, "model file", crate::limits::MAX_MODEL_BYTES)?;
+        let file: ModelFile =
+            serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
+        let algorithm = match file.format {
+            1 => file.task.clone(),
+            FORMAT => file.algorithm.clone(),
+            found => return Err(ModelError::Format { path: p(), found }),
+        }
+        .ok_or_else(|| ModelError::NoAlgorithm { path: p() })?;
+        Ok((algorithm, file))
     }
 
     /// Writes the file atomically: a temporary file beside it, then a rename.

@@ -223,10 +223,26 @@ pub trait AnyTask: Sync {
     ) -> Result<(u64, f64), TaskError>;
     /// Every step of one sample.
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
+    /// Sample `index` of an evaluation of `level` under `seed` (the very sample `evaluate` and
+    /// `nhc trace --level L --seed S --index I` use): its input as JSON, in the form `run` takes,
+    /// and the reference answer as JSON.
+    fn sample(&self, level: usize, seed: u64, index: u64) -> Result<(Value, Value), TaskError>;
 }
 
 /// A [`Task`] value made object-safe.
 pub struct Entry<T>(pub T);
+
+/// One run of a model on a sample, with typed answers.
+#[derive(Debug, Clone)]
+pub struct Run<T: Task> {
+    /// The model's answer.
+    pub answer: T::Answer,
+    /// The answer computed without the model.
+    pub reference: T::Answer,
+    /// Every scored step right, stopped where it should, and the answer equals the reference.
+    pub correct: bool,
+    pub steps: u64,
+}
 
 impl<T: Task> Entry<T> {
     /// A user's input as a sample, refused when its run would not fit the memory limit.
@@ -235,10 +251,17 @@ impl<T: Task> Entry<T> {
             .0
             .parse_input(input)
             .map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })?;
-        let steps = self.0.sample_steps(&sample);
-        let estimate = self.estimate(steps, self.0.sample_heap(&sample), config, extra_per_step);
-        estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
+        self.admit(&sample, config, extra_per_step)?;
         Ok(sample)
+    }
+
+    /// Refuses `sample` when a run of it on a machine of `config`, with `extra_per_step` bytes a
+    /// step beside the machine (e.g. trace rows), would not fit the memory limit.
+    pub fn admit(&self, sample: &T::Sample, config: &Config, extra_per_step: u64) -> Result<(), TaskError> {
+        let steps = self.0.sample_steps(sample);
+        let estimate = self.estimate(steps, self.0.sample_heap(sample), config, extra_per_step);
+        estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
+        Ok(())
     }
 
     /// Memory of a run of `steps` steps on a machine of `config`: per step, the locations written
@@ -273,25 +296,46 @@ impl<T: Task> Entry<T> {
     /// Runs `sample` to its end (at most twice its trace and 100 steps); with `rows`, records
     /// every step with its verdict.
     fn run_sample(&self, model: &Model, sample: T::Sample, rows: Option<&mut Vec<TraceRow>>) -> RunReport {
-        let config = model.config(self.0.algorithm());
         let prepared = PreparedSample::new(&self.0, sample);
+        let run = self.run_prepared(model, &prepared, rows, &mut |_| {});
+        let task = &self.0;
+        RunReport {
+            output: task.answer_json(&run.answer),
+            expected: task.answer_json(&run.reference),
+            correct: run.correct,
+            steps: run.steps,
+            text: task.answer_text(&prepared.sample, &run.answer),
+        }
+    }
+
+    /// Runs `model` on a prepared sample to its end (at most twice its trace and 100 steps),
+    /// calling `after_step` with each step's index; with `rows`, records every step.
+    pub fn run_prepared(
+        &self,
+        model: &Model,
+        prepared: &PreparedSample<T>,
+        rows: Option<&mut Vec<TraceRow>>,
+        after_step: &mut dyn FnMut(u64),
+    ) -> Run<T> {
+        let config = model.config(self.0.algorithm());
         match model.policy(self) {
-            Agent::Nhc(mut p) => self.run_on(Machine::new(&config), p.as_mut(), &prepared, rows),
+            Agent::Nhc(mut p) => self.run_on(Machine::new(&config), p.as_mut(), prepared, rows, after_step),
             Agent::Dnc(mut p) => {
                 let machine = Machine::with_memory(&config, DncMemory::new(&config));
-                self.run_on(machine, p.as_mut(), &prepared, rows)
+                self.run_on(machine, p.as_mut(), prepared, rows, after_step)
             }
         }
     }
 
-    /// [`Entry::run_sample`] on `machine` under `policy`.
+    /// [`Entry::run_prepared`] on `machine` under `policy`.
     fn run_on<M, P>(
         &self,
         mut machine: Machine<T::Data, M>,
         policy: &mut P,
         prepared: &PreparedSample<T>,
         mut rows: Option<&mut Vec<TraceRow>>,
-    ) -> RunReport
+        after_step: &mut dyn FnMut(u64),
+    ) -> Run<T>
     where
         M: MemoryModule<T::Data>,
         M::Decision: Describe,
@@ -304,6 +348,7 @@ impl<T: Task> Entry<T> {
         let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
         let outcome =
             run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
+                after_step(r.step);
                 let Some(rows) = rows.as_deref_mut() else { return };
                 rows.push(TraceRow {
                     step: r.step,
@@ -321,12 +366,11 @@ impl<T: Task> Entry<T> {
                 })
             });
         let answer = task.answer(&modules);
-        RunReport {
-            output: task.answer_json(&answer),
-            expected: task.answer_json(&prepared.reference),
+        Run {
             correct: outcome.solved() && answer == prepared.reference,
+            reference: prepared.reference.clone(),
+            answer,
             steps: outcome.steps,
-            text: task.answer_text(&prepared.sample, &answer),
         }
     }
 }
@@ -382,19 +426,9 @@ impl<T: Task> AnyTask for Entry<T> {
             Ok(pool) if fit < threads => pool.install(go),
             _ => go(),
         };
-        Ok(EvalReport {
-            task: self.name().to_string(),
-            domain: Some(self.domain().to_string()),
-            variant: matches!(model, Model::Learned(_)).then(|| model.variant().to_string()),
-            level,
-            seed,
-            samples,
-            solved: results.iter().filter(|r| r.solved).count(),
-            steps: results.iter().map(|r| r.steps).sum(),
-            mean_fitness: results.iter().map(|r| r.fitness).sum::<f64>() / samples.max(1) as f64,
-            seconds: start.elapsed().as_secs_f64(),
-            failed: (0..samples as u64).zip(&results).filter(|(_, r)| !r.solved).map(|(i, _)| i).collect(),
-        })
+        let variant = matches!(model, Model::Learned(_)).then(|| model.variant().to_string());
+        let seconds = start.elapsed().as_secs_f64();
+        Ok(EvalReport::new((self.name(), self.domain()), variant, (level, seed), &results, seconds))
     }
     fn check_input(&self, input: &Value) -> Result<(), TaskError> {
         self.parse(input, &self.0.algorithm().config, 0).map(|_| ())
@@ -446,6 +480,12 @@ impl<T: Task> AnyTask for Entry<T> {
         let mut rows = Vec::new();
         let report = self.run_sample(model, sample, Some(&mut rows));
         Ok((rows, report))
+    }
+    fn sample(&self, level: usize, seed: u64, index: u64) -> Result<(Value, Value), TaskError> {
+        let task = &self.0;
+        self.level_in_flight(level, &task.algorithm().config, 0, 1)?;
+        let s = task.sample(level, &mut sample_rng(seed, level, index));
+        Ok((task.sample_json(&s), task.answer_json(&task.reference(&s))))
     }
 }
 

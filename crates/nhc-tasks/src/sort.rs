@@ -244,6 +244,9 @@ impl<S: SortDomain> Task for Sort<S> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
         self.0.parse(v)
     }
+    fn sample_json(&self, s: &Vec<S::Item>) -> serde_json::Value {
+        self.0.json(s)
+    }
     fn answer_json(&self, a: &Vec<S::Item>) -> serde_json::Value {
         self.0.json(a)
     }

@@ -12,14 +12,18 @@
 //! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
 //! - [`records`]: what a run records, as types ([`IterationLog`], [`MetricsLine`],
 //!   [`RunSummary`]).
+//! - [`run_dir`]: a run in a directory: metrics log, atomic checkpoints, resumption, the model
+//!   file and the summary, seen through an [`Observer`]; [`lock`]: one process per directory.
 
 pub mod check;
 pub mod config;
 pub mod curriculum;
+pub mod lock;
 pub mod nes;
 pub mod noise;
 pub mod records;
 pub mod restart;
+pub mod run_dir;
 pub mod scoring;
 pub mod trainer;
 
@@ -28,4 +32,5 @@ pub use config::{ConfigError, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
 pub use records::{IterationLog, MetricsLine, RunSummary, Summary};
+pub use run_dir::{Observer, Outcome, RunDirError};
 pub use trainer::{TrainError, TrainState, Trainer};

@@ -29,7 +29,7 @@ macro_rules! sequence_task {
             m.outputs().to_vec()
         }
         fn answer_json(&self, a: &Vec<O::Object>) -> serde_json::Value {
-            a.iter().map(|x| self.0.json(x)).collect::<Vec<_>>().into()
+            objects_json(&self.0, a)
         }
         fn show(&self, d: &O::Object) -> String {
             self.0.show(d)
@@ -259,6 +259,11 @@ pub fn parse_objects<O: Objects>(o: &O, v: &serde_json::Value) -> Result<Vec<O::
         .as_array()
         .ok_or_else(|| InputError::new(format!("expected a JSON array of objects ({})", o.form())))?;
     arr.iter().enumerate().map(|(i, item)| o.parse(item, i)).collect()
+}
+
+/// Objects of domain `o` as a JSON array, the form [`parse_objects`] takes.
+pub fn objects_json<O: Objects>(o: &O, items: &[O::Object]) -> serde_json::Value {
+    items.iter().map(|x| o.json(x)).collect::<Vec<_>>().into()
 }
 
 /// A user's list (copy, reverse, duplicated): a non-empty JSON array of objects, one pass.

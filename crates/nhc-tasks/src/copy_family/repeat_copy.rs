@@ -54,6 +54,10 @@ impl<O: Objects> Task for RepeatCopy<O> {
         }
         Ok(Sequence { items, passes: copies as usize })
     }
+    /// `{"items": [...], "copies": c}`.
+    fn sample_json(&self, s: &Self::Sample) -> serde_json::Value {
+        serde_json::json!({ "items": objects_json(&self.0, &s.items), "copies": s.passes })
+    }
 }
 
 /// Scripted solution of repeatCopy.

@@ -34,6 +34,10 @@ impl<O: Objects> Task for Reverse<O> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
         parse_list(&self.0, v)
     }
+    /// The presented objects (one pass).
+    fn sample_json(&self, s: &Self::Sample) -> serde_json::Value {
+        objects_json(&self.0, &s.items)
+    }
 }
 
 /// Scripted solution of reverse.

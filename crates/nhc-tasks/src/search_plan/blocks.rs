@@ -307,6 +307,11 @@ impl World for Blocks {
             _ => Err(format!("must be {}", self.form())),
         }
     }
+    /// The JSON form: `{"stacks": [["A", "B"], [], ["C"], []], "holding": null}`.
+    fn state_json(&self, s: &Stacks) -> Value {
+        let stacks: Vec<Vec<&str>> = (0..POSITIONS).map(|i| s.stack(i)).collect();
+        serde_json::json!({ "stacks": stacks, "holding": s.holding() })
+    }
     fn form(&self) -> String {
         format!(
             "{{\"stacks\": [[\"A\", \"B\"], [], [\"C\"], []], \"holding\": null}} ({POSITIONS} stacks of at \

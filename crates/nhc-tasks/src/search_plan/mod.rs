@@ -181,6 +181,10 @@ impl<W: World> Task for SearchPlan<W> {
     fn parse_input(&self, v: &Value) -> Result<Problem<W::State>, InputError> {
         parse_problem(&self.world, v, self.plus)
     }
+    /// `{"start": …, "goal": …}`, each state in the world's form ([`World::state_json`]).
+    fn sample_json(&self, p: &Problem<W::State>) -> Value {
+        json!({ "start": self.world.state_json(&p.start), "goal": self.world.state_json(&p.goal) })
+    }
     /// search: `{"found": bool, "expansions": n}`; plan: the actions by the world's names
     /// ([`World::action_names`]), e.g. `["U", "L"]` (`"?"` where no action joins two output
     /// states).

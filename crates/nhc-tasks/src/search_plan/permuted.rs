@@ -125,6 +125,10 @@ impl<const N: usize> World for SokobanPermuted<N> {
             rows.iter().map(|r| r.as_str().ok_or("every row must be a string")).collect::<Result<_, _>>()?;
         PermutedBoard::parse(&rows)
     }
+    /// Its text rows (`@` wall, `#` agent).
+    fn state_json(&self, s: &PermutedBoard<N>) -> Value {
+        s.rows().into()
+    }
     fn form(&self) -> String {
         format!("an array of {N} strings (a text map: `@` wall, `$` box, `#` agent, `-` empty)")
     }

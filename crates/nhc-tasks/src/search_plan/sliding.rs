@@ -142,6 +142,10 @@ impl World for SlidingPuzzle {
             rows.iter().map(|r| r.as_str().ok_or("every row must be a string")).collect::<Result<_, _>>()?;
         Puzzle::parse(&rows)
     }
+    /// Its text rows.
+    fn state_json(&self, s: &Puzzle) -> Value {
+        s.rows().into()
+    }
     fn form(&self) -> String {
         format!("an array of {SIDE} strings of {SIDE} characters (tiles 1–8, `-` for the blank)")
     }

@@ -248,6 +248,10 @@ impl<const N: usize> World for Sokoban<N> {
             rows.iter().map(|r| r.as_str().ok_or("every row must be a string")).collect::<Result<_, _>>()?;
         Board::parse(&rows)
     }
+    /// Its text rows.
+    fn state_json(&self, s: &Board<N>) -> Value {
+        s.rows().into()
+    }
     fn form(&self) -> String {
         format!("an array of {N} strings (a text map)")
     }

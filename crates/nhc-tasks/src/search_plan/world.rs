@@ -27,6 +27,8 @@ pub trait World: Clone + Send + Sync + 'static {
     fn random_state(&self, rng: &mut SampleRng) -> Self::State;
     /// A user's state (for sokoban: an array of text rows).
     fn parse_state(&self, v: &Value) -> Result<Self::State, String>;
+    /// A state as JSON, in the form [`World::parse_state`] takes.
+    fn state_json(&self, s: &Self::State) -> Value;
     /// What [`World::parse_state`] takes, for messages (e.g. "an array of 6 strings").
     fn form(&self) -> String;
     /// A state as text rows (one panel of a printed plan).

@@ -1,0 +1,165 @@
+//! Values between the core and Python: JSON values (inputs, answers, reports) as Python
+//! objects, and trace rows as columns of NumPy arrays.
+
+use crate::errors::value_error;
+use nhc_tasks::registry::TraceRow;
+use numpy::PyArray1;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Any serialisable value (an answer, a report) as Python objects.
+pub fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, value).map_err(value_error)
+}
+
+/// A Python value (lists, tuples, dicts, numbers, strings, booleans, None) as JSON. Integers
+/// beyond 64 bits become strings of decimal digits, the form the decimal domains take.
+pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if obj.is_instance_of::<PyInt>() && obj.extract::<i64>().is_err() && obj.extract::<u64>().is_err() {
+        return Ok(Value::String(obj.str()?.to_string()));
+    }
+    if let Ok(list) = obj.extract::<Vec<Bound<'_, PyAny>>>()
+        && !obj.is_instance_of::<pyo3::types::PyString>()
+        && !obj.is_instance_of::<PyDict>()
+    {
+        return list.iter().map(to_json).collect::<PyResult<Vec<_>>>().map(Value::Array);
+    }
+    if let Ok(dict) = obj.cast::<PyDict>() {
+        let mut map = serde_json::Map::new();
+        for (k, v) in dict.iter() {
+            let key: String = k.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "dictionary keys must be strings, got {}",
+                    crate::user::repr(&k)
+                ))
+            })?;
+            map.insert(key, to_json(&v)?);
+        }
+        return Ok(Value::Object(map));
+    }
+    pythonize::depythonize::<Value>(obj)
+        .map_err(|e| PyTypeError::new_err(format!("cannot use {} as input: {e}", crate::user::repr(obj))))
+}
+
+/// A column of a trace, by what it holds.
+enum Column {
+    Int(Vec<i64>),
+    Float(Vec<f32>),
+    Bool(Vec<bool>),
+    Text(Vec<String>),
+}
+
+impl Column {
+    fn into_py<'py>(self, py: Python<'py>, numpy: &Bound<'py, PyModule>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match self {
+            Column::Int(v) => PyArray1::from_vec(py, v).into_any(),
+            Column::Float(v) => PyArray1::from_vec(py, v).into_any(),
+            Column::Bool(v) => PyArray1::from_vec(py, v).into_any(),
+            Column::Text(v) => numpy.call_method1("asarray", (v,))?,
+        })
+    }
+}
+
+/// Builds named columns row by row.
+#[derive(Default)]
+struct Columns(Vec<(String, Column)>);
+
+impl Columns {
+    fn slot(&mut self, name: String, empty: impl FnOnce() -> Column) -> &mut Column {
+        let i = match self.0.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                self.0.push((name, empty()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+    fn int(&mut self, name: String, x: i64) {
+        if let Column::Int(v) = self.slot(name, || Column::Int(Vec::new())) {
+            v.push(x)
+        }
+    }
+    fn float(&mut self, name: String, x: f32) {
+        if let Column::Float(v) = self.slot(name, || Column::Float(Vec::new())) {
+            v.push(x)
+        }
+    }
+    fn bool(&mut self, name: String, x: bool) {
+        if let Column::Bool(v) = self.slot(name, || Column::Bool(Vec::new())) {
+            v.push(x)
+        }
+    }
+    fn text(&mut self, name: String, x: &str) {
+        if let Column::Text(v) = self.slot(name, || Column::Text(Vec::new())) {
+            v.push(x.to_string())
+        }
+    }
+    fn words(&mut self, prefix: &str, word: &[f32]) {
+        for (k, x) in word.iter().enumerate() {
+            self.float(format!("{prefix}_word{k}"), *x);
+        }
+    }
+}
+
+/// The steps of a trace as a dict of one-dimensional NumPy arrays, one entry per step in each
+/// (so `pandas.DataFrame(trace)` takes it as is). Heads count from 1, vector components from 0;
+/// see the package's documentation of `Model.trace` for the names.
+pub fn trace_columns<'py>(py: Python<'py>, rows: &[TraceRow]) -> PyResult<Bound<'py, PyDict>> {
+    let mut c = Columns::default();
+    for r in rows {
+        c.int("step".into(), r.step as i64);
+        c.text("phase".into(), r.phase);
+        c.text("op".into(), r.op);
+        c.bool("scored".into(), r.correct.is_some());
+        c.bool("correct".into(), r.correct.unwrap_or(false));
+        let ctl = &r.control;
+        for (i, loc) in r.written.iter().enumerate() {
+            let h = format!("write{}", i + 1);
+            c.int(format!("{h}_location"), *loc as i64);
+            if let Some(w) = ctl.written.get(i) {
+                c.words(&h, w);
+            }
+            c.bool(format!("{h}_free"), ctl.free_write.get(i).copied().unwrap_or(false));
+        }
+        for (j, (mode, loc, data)) in r.reads.iter().enumerate() {
+            let h = format!("read{}", j + 1);
+            c.text(format!("{h}_mode"), mode);
+            c.int(format!("{h}_location"), *loc as i64);
+            c.text(format!("{h}_data"), data);
+            if let Some(w) = ctl.read.get(j) {
+                c.words(&h, w);
+            }
+            c.bool(format!("{h}_free"), ctl.free_read.get(j).copied().unwrap_or(false));
+            let update = ctl.updates.get(j).cloned().flatten();
+            c.bool(format!("{h}_update"), update.is_some());
+            if ctl.dnc.is_none() {
+                let width = ctl.read.get(j).map_or(0, Vec::len);
+                let (v, e) = update.unwrap_or_else(|| (vec![f32::NAN; width], vec![f32::NAN; width]));
+                c.words(&format!("{h}_update_write"), &v);
+                c.words(&format!("{h}_update_erase"), &e);
+            }
+        }
+        if let Some(d) = &ctl.dnc {
+            c.float("allocation_gate".into(), d.allocation_gate);
+            c.float("write_gate".into(), d.write_gate);
+            c.words("erase", &d.erase);
+            for (j, (f, m)) in d.free_gates.iter().zip(&d.read_modes).enumerate() {
+                let h = format!("read{}", j + 1);
+                c.float(format!("{h}_free_gate"), *f);
+                for (k, name) in ["backward", "content", "forward"].iter().enumerate() {
+                    c.float(format!("{h}_{name}"), m[k]);
+                }
+            }
+        }
+    }
+    let numpy = py.import("numpy")?;
+    let out = PyDict::new(py);
+    for (name, column) in c.0 {
+        out.set_item(name, column.into_py(py, &numpy)?)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,33 @@
+//! The `nhc` Python package, on the Rust core: no second implementation.
+//!
+//! - [`model`]: `nhc.load`, `nhc.scripted` and the `Model` class (run, evaluate, trace, plan,
+//!   search, save), with `nhc.tasks` and `nhc.sample`;
+//! - [`train`]: `nhc.train` and `nhc.resume`, the trainer of `nhc train` with a Python callback;
+//! - [`user`]: the user's own data modules in Python (`Order` for sort, `World` for search and
+//!   plan), as tasks of the registry's algorithms;
+//! - [`convert`]: JSON values and trace rows as Python objects and NumPy columns;
+//! - [`errors`]: every error as a Python exception.
+
+pub mod convert;
+pub mod errors;
+pub mod model;
+pub mod train;
+pub mod user;
+
+use pyo3::prelude::*;
+
+/// The extension module `nhc._nhc`; the package `nhc` re-exports it.
+#[pymodule]
+fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ModelError", m.py().get_type::<errors::ModelError>())?;
+    m.add_class::<model::Model>()?;
+    m.add_class::<user::Order>()?;
+    m.add_class::<user::World>()?;
+    m.add_function(wrap_pyfunction!(model::tasks, m)?)?;
+    m.add_function(wrap_pyfunction!(model::load, m)?)?;
+    m.add_function(wrap_pyfunction!(model::scripted, m)?)?;
+    m.add_function(wrap_pyfunction!(model::sample, m)?)?;
+    m.add_function(wrap_pyfunction!(train::train, m)?)?;
+    m.add_function(wrap_pyfunction!(train::resume, m)?)?;
+    Ok(())
+}

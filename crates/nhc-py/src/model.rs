@@ -1,0 +1,565 @@
+//! `nhc.tasks`, `nhc.load`, `nhc.scripted`, `nhc.sample` and the `Model` class: the registry's
+//! tasks and a model's run, evaluation and trace, on built-in domains or the user's own
+//! ([`crate::user`]).
+
+use crate::convert::{to_json, to_py, trace_columns};
+use crate::errors::{model_error, task_error, value_error};
+use crate::user::{self, Calls, Obj, Order, Place, World};
+use nhc_model::{Variant, theta_len};
+use nhc_tasks::evaluate::{PreparedSample, score_prepared};
+use nhc_tasks::model::LearnedModel;
+use nhc_tasks::registry::{self, AnyTask, Entry, Run, TraceRow, TraceSource};
+use nhc_tasks::search_plan::{Answer, MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Problem, Reach};
+use nhc_tasks::search_plan::{SearchTree, distance};
+use nhc_tasks::{EvalReport, ModelFile, Task, Workspace, sample_rng};
+use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Every task: name, domains (training domain first), ALU operations and |θ| per model variant.
+#[pyfunction]
+pub fn tasks(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let list: Vec<_> = registry::names()
+        .into_iter()
+        .filter_map(|name| registry::find(name).ok())
+        .map(|t| {
+            let params: serde_json::Map<_, _> =
+                Variant::ALL.iter().map(|&v| (v.to_string(), theta_len(&t.algorithm().model(v)).into())).collect();
+            json!({ "name": t.name(), "domains": registry::domains(t.name()), "ops": t.ops(), "params": params })
+        })
+        .collect();
+    to_py(py, &list)
+}
+
+/// A learned model from its file (`models/sort.json`, a run's `model.json`).
+#[pyfunction]
+pub fn load(path: PathBuf) -> PyResult<Model> {
+    if !path.exists() {
+        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+            "no such model file: {}",
+            path.display()
+        )));
+    }
+    let (algorithm, file) = ModelFile::read(&path).map_err(model_error)?;
+    let task = registry::find(&algorithm)
+        .map_err(|e| crate::errors::ModelError::new_err(format!("{}: {e}", path.display())))?;
+    let learned = ModelFile::load(&path, task).map_err(model_error)?;
+    Ok(Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta: file.meta })
+}
+
+/// The hand-written solution of `task`'s algorithm, as a model (the full NHC).
+#[pyfunction]
+pub fn scripted(task: &str) -> PyResult<Model> {
+    let task = registry::find(task).map_err(task_error)?;
+    Ok(Model { task, model: nhc_tasks::Model::Scripted, meta: None })
+}
+
+/// Sample `index` of an evaluation of `task` at `level` under `seed` (the sample
+/// `Model.evaluate` and `nhc trace --level --seed --index` use): `(input, answer)`, the input in
+/// the form `Model.run` takes and the reference answer.
+#[pyfunction]
+#[pyo3(signature = (task, level, seed=0, index=0, domain=None))]
+pub fn sample<'py>(
+    py: Python<'py>,
+    task: &str,
+    level: usize,
+    seed: u64,
+    index: u64,
+    domain: Option<&str>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let task = registry::find_in(task, domain).map_err(task_error)?;
+    let (input, answer) = py.detach(|| task.sample(level, seed, index)).map_err(task_error)?;
+    Ok((to_py(py, &input)?, to_py(py, &answer)?))
+}
+
+/// A model of one algorithm: learned θ under a variant, or the scripted solution.
+#[pyclass(module = "nhc", frozen)]
+pub struct Model {
+    /// The algorithm's training domain.
+    pub(crate) task: &'static dyn AnyTask,
+    pub(crate) model: nhc_tasks::Model,
+    pub(crate) meta: Option<serde_json::Value>,
+}
+
+/// A domain argument: a built-in domain's task, or the user's data modules.
+enum Domain {
+    Named(&'static dyn AnyTask),
+    Order(Order),
+    World(World),
+}
+
+impl Model {
+    pub(crate) fn learned(
+        task: &'static dyn AnyTask,
+        learned: LearnedModel,
+        meta: Option<serde_json::Value>,
+    ) -> Model {
+        Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta }
+    }
+
+    fn name(&self) -> &'static str {
+        self.task.name()
+    }
+
+    /// `None`: the training domain; a name: that domain; an `Order` or `World`: the user's.
+    fn domain_arg(&self, domain: Option<&Bound<'_, PyAny>>) -> PyResult<Domain> {
+        let Some(d) = domain.filter(|d| !d.is_none()) else { return Ok(Domain::Named(self.task)) };
+        if let Ok(name) = d.extract::<String>() {
+            return registry::find_in(self.name(), Some(&name)).map(Domain::Named).map_err(task_error);
+        }
+        if let Ok(order) = d.extract::<Order>() {
+            return self.order(order);
+        }
+        if let Ok(world) = d.extract::<World>() {
+            self.world_flags()?;
+            return Ok(Domain::World(world));
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "domain must be a domain name, an nhc.Order or an nhc.World",
+        ))
+    }
+
+    fn order(&self, order: Order) -> PyResult<Domain> {
+        if self.name() != "sort" {
+            return Err(PyValueError::new_err(format!(
+                "a Python comparison drives the sort algorithm; this model is `{}`",
+                self.name()
+            )));
+        }
+        Ok(Domain::Order(order))
+    }
+
+    /// `(plus, plan)` of a search-and-plan model.
+    fn world_flags(&self) -> PyResult<(bool, bool)> {
+        match self.name() {
+            "search" => Ok((false, false)),
+            "plan" => Ok((false, true)),
+            "search+" => Ok((true, false)),
+            "plan+" => Ok((true, true)),
+            other => Err(PyValueError::new_err(format!(
+                "a Python world drives search, plan, search+ and plan+; this model is `{other}`"
+            ))),
+        }
+    }
+
+    /// Runs the model on a sample of the user's data modules, on this thread, holding the GIL
+    /// (the core calls the user's functions as it goes): a failed call raises its exception.
+    fn run_user<T: Task>(
+        &self,
+        task: T,
+        sample: T::Sample,
+        rows: Option<&mut Vec<TraceRow>>,
+    ) -> PyResult<(Run<T>, T::Sample)> {
+        let entry = Entry(task);
+        let extra = if rows.is_some() { TRACE_ROW_BYTES } else { 0 };
+        entry.admit(&sample, &self.model.config(entry.0.algorithm()), extra).map_err(task_error)?;
+        let calls = Calls::begin(Place::Preparing);
+        let prepared = PreparedSample::new(&entry.0, sample);
+        calls.check()?;
+        Calls::at(Place::Running);
+        let run = entry.run_prepared(&self.model, &prepared, rows, &mut Calls::after_step);
+        calls.check()?;
+        Ok((run, prepared.sample))
+    }
+
+    /// `samples` samples of `level` drawn by the user's sampler, scored as `evaluate` scores.
+    fn evaluate_user<T: Task>(
+        &self,
+        task: T,
+        level: usize,
+        samples: usize,
+        seed: u64,
+    ) -> PyResult<EvalReport> {
+        let entry = Entry(task);
+        entry.check_level(level).map_err(task_error)?;
+        if samples == 0 {
+            return Err(value_error("the number of samples must be at least 1"));
+        }
+        let config = self.model.config(entry.0.algorithm());
+        let (mut workspace, mut policy) = (Workspace::new(&config), self.model.policy(&entry));
+        let start = std::time::Instant::now();
+        let mut results = Vec::with_capacity(samples);
+        let calls = Calls::begin(Place::Preparing);
+        for index in 0..samples as u64 {
+            Calls::at(Place::Drawing { level, index });
+            let sample = entry.0.sample(level, &mut sample_rng(seed, level, index));
+            calls.check()?;
+            entry.admit(&sample, &config, 0).map_err(task_error)?;
+            let prepared = PreparedSample::new(&entry.0, sample);
+            calls.check()?;
+            Calls::at(Place::Scoring { index });
+            results.push(score_prepared(&entry.0, &prepared, &mut policy, &mut workspace));
+            calls.check()?;
+        }
+        let variant =
+            matches!(self.model, nhc_tasks::Model::Learned(_)).then(|| self.model.variant().to_string());
+        let names = (self.name(), entry.0.domain());
+        Ok(EvalReport::new(names, variant, (level, seed), &results, start.elapsed().as_secs_f64()))
+    }
+
+    /// A problem in a Python world, checked as `nhc run` checks a user's maps: the goal is
+    /// reachable and found by the model's search within [`MAX_INPUT_EXPANSIONS`] expansions.
+    fn problem(
+        &self,
+        world: &World,
+        start: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+    ) -> PyResult<Problem<Obj>> {
+        let (plus, _) = self.world_flags()?;
+        let problem = Problem { start: user::object(start), goal: user::object(goal) };
+        let calls = Calls::begin(Place::Preparing);
+        let reach = distance(world, &problem.start, &problem.goal, MAX_REACHABLE_STATES);
+        calls.check()?;
+        match reach {
+            Reach::Distance(_) => {}
+            Reach::Unreachable => return Err(value_error("the goal cannot be reached from the start")),
+            Reach::TooLarge => {
+                return Err(value_error(format!(
+                    "more than {MAX_REACHABLE_STATES} states are reachable from the start; the check that the goal can be reached gives up"
+                )));
+            }
+        }
+        let found = SearchTree::find(world, &problem, plus, MAX_INPUT_EXPANSIONS).1;
+        calls.check()?;
+        if found.is_none() {
+            return Err(value_error(format!(
+                "the goal is too far: breadth-first search without duplicate elimination needs more than {MAX_INPUT_EXPANSIONS} expansions"
+            )));
+        }
+        Ok(problem)
+    }
+
+    /// The world given as `world=` or as functions.
+    fn world_arg(
+        &self,
+        world: Option<World>,
+        functions: (Option<&Bound<'_, PyAny>>, Option<&Bound<'_, PyAny>>),
+        applicable: Option<&Bound<'_, PyAny>>,
+        equal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<World> {
+        match (world, functions) {
+            (Some(w), (None, None)) => Ok(w),
+            (None, (Some(actions), Some(apply))) => World::build(actions, apply, applicable, equal, None),
+            _ => Err(pyo3::exceptions::PyTypeError::new_err(
+                "give either actions and apply (and optionally applicable, equal), or world=nhc.World(…)",
+            )),
+        }
+    }
+
+    /// A search-or-plan answer in the user's terms: a plan as the user's actions (`None` where
+    /// no action joins two output states), a search as `{"found", "expansions"}`.
+    fn answer<'py>(py: Python<'py>, world: &World, answer: &Answer) -> PyResult<Bound<'py, PyAny>> {
+        match answer {
+            Answer::Plan(actions) => {
+                let list: Vec<Bound<'py, PyAny>> = actions
+                    .iter()
+                    .map(|a| a.map_or_else(|| py.None().into_bound(py), |k| world.action(py, k)))
+                    .collect();
+                Ok(pyo3::types::PyList::new(py, list)?.into_any())
+            }
+            Answer::Search { found, expansions } => {
+                to_py(py, &json!({ "found": found, "expansions": expansions }))
+            }
+        }
+    }
+
+    fn report<'py>(
+        py: Python<'py>,
+        output: Bound<'py, PyAny>,
+        expected: Bound<'py, PyAny>,
+        correct: bool,
+        steps: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let d = PyDict::new(py);
+        d.set_item("output", output)?;
+        d.set_item("expected", expected)?;
+        d.set_item("correct", correct)?;
+        d.set_item("steps", steps)?;
+        Ok(d.into_any())
+    }
+
+    /// Runs a problem in a Python world.
+    fn world_run<'py>(
+        &self,
+        py: Python<'py>,
+        world: World,
+        (start, goal): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
+        rows: Option<&mut Vec<TraceRow>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, bool, u64)> {
+        let (plus, plan) = self.world_flags()?;
+        let problem = self.problem(&world, start, goal)?;
+        let (run, _) = self.run_user(world.task(plus, plan), problem, rows)?;
+        Ok((
+            Self::answer(py, &world, &run.answer)?,
+            Self::answer(py, &world, &run.reference)?,
+            run.correct,
+            run.steps,
+        ))
+    }
+}
+
+/// What one row of a trace takes, for the memory check of a trace (as `nhc trace`).
+const TRACE_ROW_BYTES: u64 = 512;
+
+#[pymethods]
+impl Model {
+    /// The algorithm's name (`sort`, `plan+`, …).
+    #[getter]
+    fn task(&self) -> &'static str {
+        self.name()
+    }
+
+    /// The model variant: `nhc`, `nhc-anc`, `nhc-prev` or `dnc-is-ha`.
+    #[getter]
+    fn variant(&self) -> String {
+        self.model.variant().to_string()
+    }
+
+    /// The domain the algorithm was trained on.
+    #[getter]
+    fn domain(&self) -> &'static str {
+        self.task.domain()
+    }
+
+    /// Whether this is the hand-written solution rather than learned θ.
+    #[getter]
+    fn is_scripted(&self) -> bool {
+        matches!(self.model, nhc_tasks::Model::Scripted)
+    }
+
+    /// θ, in the order of docs/MODEL_FILE.md, as a NumPy float32 array (a copy).
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        match &self.model {
+            nhc_tasks::Model::Learned(m) => Ok(PyArray1::from_slice(py, m.params.theta())),
+            nhc_tasks::Model::Scripted => Err(value_error("the scripted solution has no θ")),
+        }
+    }
+
+    /// Sizes and switches of the algorithmic modules, as a dict.
+    #[getter]
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.model.config(self.task.algorithm()))
+    }
+
+    /// The model file's provenance (seed, iterations, command), or None.
+    #[getter]
+    fn meta<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.meta)
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.model {
+            nhc_tasks::Model::Scripted => format!("<nhc.Model {} (scripted)>", self.name()),
+            nhc_tasks::Model::Learned(m) => {
+                format!("<nhc.Model {} ({}), {} parameters>", self.name(), m.variant, m.params.theta().len())
+            }
+        }
+    }
+
+    /// Writes the model file (atomically), readable by `nhc.load` and the `nhc` command.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let nhc_tasks::Model::Learned(m) = &self.model else {
+            return Err(value_error("the scripted solution has no model file"));
+        };
+        ModelFile::new(self.task.algorithm(), self.task.domain(), m, self.meta.clone())
+            .save(&path)
+            .map_err(model_error)
+    }
+
+    /// The model's answer to `input`, as Python values.
+    ///
+    /// input: as `nhc run --input` takes it (lists of numbers, {"a": …, "b": …}, a postfix
+    /// string, {"start": map, "goal": map}); for a sort with `compare`, any Python objects.
+    /// domain: a domain name (default: the training domain) or an `nhc.Order`.
+    /// compare(a, b): sort with this comparison (negative, zero or positive, like `cmp`).
+    /// report: return {"output", "expected", "correct", "steps"} instead of the answer.
+    #[pyo3(signature = (input, domain=None, compare=None, report=false))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        input: &Bound<'py, PyAny>,
+        domain: Option<&Bound<'py, PyAny>>,
+        compare: Option<&Bound<'py, PyAny>>,
+        report: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let domain = match compare.filter(|c| !c.is_none()) {
+            Some(_) if domain.is_some_and(|d| !d.is_none()) => {
+                return Err(value_error("give either compare or domain, not both"));
+            }
+            Some(c) => self.order(Order::build(c)?)?,
+            None => self.domain_arg(domain)?,
+        };
+        match domain {
+            Domain::Named(task) => {
+                let value = to_json(input)?;
+                let r = py.detach(|| task.run(&self.model, &value)).map_err(task_error)?;
+                if report {
+                    Self::report(py, to_py(py, &r.output)?, to_py(py, &r.expected)?, r.correct, r.steps)
+                } else {
+                    to_py(py, &r.output)
+                }
+            }
+            Domain::Order(order) => {
+                let items = user::list_objects(input, "input")?;
+                if items.is_empty() {
+                    return Err(value_error("the list must hold at least one object"));
+                }
+                let (run, _) = self.run_user(order.task(), items, None)?;
+                let output = user::to_list(py, &run.answer)?.into_any();
+                if report {
+                    Self::report(
+                        py,
+                        output,
+                        user::to_list(py, &run.reference)?.into_any(),
+                        run.correct,
+                        run.steps,
+                    )
+                } else {
+                    Ok(output)
+                }
+            }
+            Domain::World(_) => Err(value_error("in a Python world, use Model.plan or Model.search")),
+        }
+    }
+
+    /// The plan from `start` to `goal` in a Python world (plan and plan+ models), as a list of
+    /// the user's actions.
+    ///
+    /// actions: four hashable action names (the Bus's U, R, D, L, in this order).
+    /// apply(state, action): the next state. applicable(state, action): whether the action
+    /// changes the state (plan+; default apply(state, action) != state). equal(a, b): state
+    /// equality (default ==). Or pass world=nhc.World(…) instead of the functions.
+    /// report: return {"output", "expected", "correct", "steps"}; "expected" is the plan of the
+    /// breadth-first search the task defines, run on the same functions.
+    #[pyo3(signature = (start, goal, actions=None, apply=None, applicable=None, equal=None, world=None, report=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn plan<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+        actions: Option<&Bound<'py, PyAny>>,
+        apply: Option<&Bound<'py, PyAny>>,
+        applicable: Option<&Bound<'py, PyAny>>,
+        equal: Option<&Bound<'py, PyAny>>,
+        world: Option<World>,
+        report: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !self.world_flags()?.1 {
+            return Err(value_error(format!("`{}` searches without a plan; use Model.search", self.name())));
+        }
+        let world = self.world_arg(world, (actions, apply), applicable, equal)?;
+        let (output, expected, correct, steps) = self.world_run(py, world, (start, goal), None)?;
+        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
+    }
+
+    /// Whether and in which expansion a search model (search, search+) finds `goal` from
+    /// `start` in a Python world: {"found": bool, "expansions": int}. Arguments as `plan`.
+    #[pyo3(signature = (start, goal, actions=None, apply=None, applicable=None, equal=None, world=None, report=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+        actions: Option<&Bound<'py, PyAny>>,
+        apply: Option<&Bound<'py, PyAny>>,
+        applicable: Option<&Bound<'py, PyAny>>,
+        equal: Option<&Bound<'py, PyAny>>,
+        world: Option<World>,
+        report: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if self.world_flags()?.1 {
+            return Err(value_error(format!("`{}` returns a plan; use Model.plan", self.name())));
+        }
+        let world = self.world_arg(world, (actions, apply), applicable, equal)?;
+        let (output, expected, correct, steps) = self.world_run(py, world, (start, goal), None)?;
+        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
+    }
+
+    /// Scores `samples` fresh samples of `level` (SPEC §8), as `nhc eval --json`: a dict with
+    /// solved, samples, steps, mean_fitness, seconds and the failed sample indices.
+    ///
+    /// domain: a domain name, or the user's `nhc.Order` (with a sampler) or `nhc.World` (with
+    /// random_state).
+    #[pyo3(signature = (level, samples=50, seed=0, domain=None))]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        level: usize,
+        samples: usize,
+        seed: u64,
+        domain: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let report = match self.domain_arg(domain)? {
+            Domain::Named(task) => {
+                py.detach(|| task.evaluate(&self.model, level, samples, seed)).map_err(task_error)?
+            }
+            Domain::Order(order) if order.has_sampler() => {
+                self.evaluate_user(order.task(), level, samples, seed)?
+            }
+            Domain::World(world) if world.has_sampler() => {
+                let (plus, plan) = self.world_flags()?;
+                self.evaluate_user(world.task(plus, plan), level, samples, seed)?
+            }
+            Domain::Order(_) => return Err(value_error("evaluate on an nhc.Order needs its sampler")),
+            Domain::World(_) => return Err(value_error("evaluate on an nhc.World needs its random_state")),
+        };
+        to_py(py, &report)
+    }
+
+    /// Every step of one run, as a dict of NumPy arrays of one entry per step: step, phase,
+    /// op (the Bus's operation), scored, correct; per write head i (from 1) writeI_location,
+    /// writeI_word0… (the control word written), writeI_free; per read head j readJ_mode
+    /// (F1, P2, …), readJ_location, readJ_data, readJ_word0… (control word read), readJ_free,
+    /// readJ_update with readJ_update_write0…/readJ_update_erase0… (NaN when no update);
+    /// DNC+is+ha adds its gates. `pandas.DataFrame(model.trace(...))` takes it as is.
+    ///
+    /// Give `input` (as `run` takes it; a (start, goal) pair for a `World`), or `level` with
+    /// `seed` and `index` (the sample `evaluate` scores).
+    #[pyo3(signature = (input=None, level=None, seed=0, index=0, domain=None))]
+    fn trace<'py>(
+        &self,
+        py: Python<'py>,
+        input: Option<&Bound<'py, PyAny>>,
+        level: Option<usize>,
+        seed: u64,
+        index: u64,
+        domain: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let input = input.filter(|i| !i.is_none());
+        let mut rows = Vec::new();
+        match (self.domain_arg(domain)?, input, level) {
+            (_, Some(_), Some(_)) | (_, None, None) => {
+                return Err(value_error("give either input or level"));
+            }
+            (Domain::Named(task), input, level) => {
+                let source = match (input, level) {
+                    (Some(i), _) => TraceSource::Input(to_json(i)?),
+                    (None, Some(level)) => TraceSource::Level { level, seed, index },
+                    (None, None) => unreachable!("refused above"),
+                };
+                rows = py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?.0;
+            }
+            (Domain::Order(order), Some(input), None) => {
+                let items = user::list_objects(input, "input")?;
+                if items.is_empty() {
+                    return Err(value_error("the list must hold at least one object"));
+                }
+                self.run_user(order.task(), items, Some(&mut rows))?;
+            }
+            (Domain::World(world), Some(input), None) => {
+                let (start, goal) = user::pair(input, "input")?;
+                self.world_run(py, world, (&start, &goal), Some(&mut rows))?;
+            }
+            (Domain::Order(_) | Domain::World(_), None, Some(_)) => {
+                return Err(value_error("a trace on the user's data modules takes an input, not a level"));
+            }
+        }
+        trace_columns(py, &rows)
+    }
+}

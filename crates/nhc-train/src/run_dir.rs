@@ -1,0 +1,290 @@
+//! Run directories: a run of NES on the curriculum with a metrics log, atomic checkpoints,
+//! resumption, and at the end the model file and a summary. `nhc train` drives them; any other
+//! front end can drive the same directories through [`start`] and [`resume`].
+//!
+//! A run directory holds `config.json` (task, domain, variant, seed, hyperparameters),
+//! `checkpoint.json` (the trainer state, [`Checkpoint`]), `metrics.jsonl` (one [`MetricsLine`]
+//! per iteration), `lock` (one process per directory, [`crate::lock`]), and when finished
+//! `model.json` and `summary.json` ([`RunSummary`]).
+
+use crate::lock::{LockError, lock};
+use crate::records::{IterationLog, MetricsLine, RunSummary};
+use crate::trainer::{TrainError, TrainState, Trainer};
+use nhc_model::{ParamsError, Variant};
+use nhc_tasks::limits::{LimitError, MAX_STATE_BYTES, read_text};
+use nhc_tasks::model::{LearnedModel, write_atomic};
+use nhc_tasks::{ModelError, ModelFile, TaskError};
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Iterations between checkpoints, at the least...
+pub const CHECKPOINT_EVERY: u64 = 250;
+/// ...and seconds: each checkpoint is an fsync, which fast runs would otherwise wait on.
+pub const CHECKPOINT_SECONDS: f64 = 1.0;
+
+/// The checkpoint file: trainer state plus the wall time spent so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub state: TrainState,
+    pub seconds: f64,
+}
+
+/// A run directory that cannot be started, resumed or written.
+#[derive(Debug, Error)]
+pub enum RunDirError {
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("{} already holds a run; use `nhc train --resume {}`", path.display(), path.display())]
+    AlreadyRun { path: PathBuf },
+    #[error("{} holds no checkpoint.json: is it a run directory?", dir.display())]
+    NotRunDir { dir: PathBuf },
+    #[error("{} is damaged", path.display())]
+    Damaged { path: PathBuf, source: serde_json::Error },
+    #[error("{} cannot be resumed", path.display())]
+    Resume { path: PathBuf, source: TrainError },
+    /// A line of `metrics.jsonl` at or before the checkpoint does not read (1-based `line`).
+    #[error(
+        "{} line {line} is damaged ({error}); the checkpoint is at iteration {checkpoint}: repair or remove that line, then resume",
+        path.display()
+    )]
+    MetricsLine { path: PathBuf, line: usize, checkpoint: u64, error: serde_json::Error },
+    #[error("cannot create {}", path.display())]
+    Create { path: PathBuf, source: std::io::Error },
+    #[error("cannot open {}", path.display())]
+    Open { path: PathBuf, source: std::io::Error },
+    #[error("cannot read {}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}", path.display())]
+    Serialize { path: PathBuf, source: serde_json::Error },
+    #[error(transparent)]
+    File(#[from] LimitError),
+    #[error(transparent)]
+    Task(#[from] TaskError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// What a front end sees of a run while it trains.
+pub trait Observer {
+    /// Called once before the first iteration, with the trainer as resumed/started.
+    fn started(&mut self, trainer: &Trainer) {
+        let _ = trainer;
+    }
+    /// After each iteration; `streak` = consecutive perfect iterations (since the run started
+    /// or resumed). Returning `ControlFlow::Break(())` stops the run cleanly: a checkpoint is
+    /// written and the run returns [`Outcome::Stopped`].
+    fn iteration(&mut self, log: &IterationLog, streak: u64) -> ControlFlow<()>;
+}
+
+/// An observer that watches nothing and never stops the run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Silent;
+
+impl Observer for Silent {
+    fn iteration(&mut self, _: &IterationLog, _: u64) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// The curriculum was finished or the iteration cap reached: `model.json` and
+    /// `summary.json` are written.
+    Finished { summary: Box<RunSummary>, model: Box<LearnedModel> },
+    /// The observer stopped the run after `iteration`; the checkpoint is there to resume from.
+    Stopped { iteration: u64 },
+}
+
+/// Starts `trainer`'s run in `out`, a new (or empty) directory, created if needed.
+pub fn start(trainer: Trainer, out: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDirError> {
+    let _lock = lock(out)?;
+    if out.join("checkpoint.json").exists() {
+        return Err(RunDirError::AlreadyRun { path: out.into() });
+    }
+    let metrics = out.join("metrics.jsonl");
+    std::fs::File::create(&metrics).map_err(|source| RunDirError::Create { path: metrics, source })?;
+    drive(trainer, out, 0.0, observer)
+}
+
+/// Continues the run in `dir` from its last checkpoint.
+pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDirError> {
+    let path = dir.join("checkpoint.json");
+    if !path.exists() {
+        return Err(RunDirError::NotRunDir { dir: dir.into() });
+    }
+    let _lock = lock(dir)?;
+    let cp = read_checkpoint(&path)?;
+    truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
+    let task = nhc_tasks::registry::find_in(&cp.state.task, cp.state.domain.as_deref())?;
+    let trainer =
+        Trainer::from_state(task, cp.state).map_err(|source| RunDirError::Resume { path, source })?;
+    drive(trainer, dir, cp.seconds, observer)
+}
+
+/// The last checkpoint of the run in `dir` (without taking the lock).
+pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunDirError> {
+    let path = dir.join("checkpoint.json");
+    if !path.exists() {
+        return Err(RunDirError::NotRunDir { dir: dir.into() });
+    }
+    read_checkpoint(&path)
+}
+
+fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
+    let text = read_text(path, "checkpoint", MAX_STATE_BYTES)?;
+    serde_json::from_str(&text).map_err(|source| RunDirError::Damaged { path: path.into(), source })
+}
+
+/// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
+/// Lines up to the checkpoint must all read; a damaged one there is an error that names it (a
+/// damaged line after the checkpoint, e.g. cut by a kill, is dropped with the others).
+fn truncate_metrics(path: &Path, upto: u64) -> Result<(), RunDirError> {
+    let Ok(file) = std::fs::File::open(path) else { return Ok(()) };
+    let mut kept = Vec::new();
+    for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|source| RunDirError::Read { path: path.into(), source })?;
+        match serde_json::from_str::<MetricsLine>(&line) {
+            Ok(m) if m.iteration <= upto => kept.push(line),
+            Ok(_) => break,
+            Err(error) if (kept.len() as u64) < upto => {
+                return Err(RunDirError::MetricsLine {
+                    path: path.into(),
+                    line: k + 1,
+                    checkpoint: upto,
+                    error,
+                });
+            }
+            Err(_) => break,
+        }
+    }
+    let mut text = kept.join("\n");
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    write_file(path, text.as_bytes())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), RunDirError> {
+    write_atomic(path, bytes).map_err(|source| RunDirError::Write { path: path.into(), source })
+}
+
+fn to_json<T: Serialize>(value: &T, path: &Path, pretty: bool) -> Result<String, RunDirError> {
+    let text = if pretty { serde_json::to_string_pretty(value) } else { serde_json::to_string(value) };
+    text.map_err(|source| RunDirError::Serialize { path: path.into(), source })
+}
+
+fn save_checkpoint(
+    trainer: &Trainer,
+    dir: &Path,
+    seconds: f64,
+    log: &mut BufWriter<std::fs::File>,
+) -> Result<(), RunDirError> {
+    let metrics = |source| RunDirError::Write { path: dir.join("metrics.jsonl"), source };
+    log.flush().map_err(metrics)?;
+    log.get_ref().sync_data().map_err(metrics)?;
+    let cp = Checkpoint { state: trainer.state().clone(), seconds };
+    let path = dir.join("checkpoint.json");
+    write_file(&path, to_json(&cp, &path, false)?.as_bytes())
+}
+
+fn drive(
+    mut trainer: Trainer,
+    dir: &Path,
+    seconds_before: f64,
+    observer: &mut dyn Observer,
+) -> Result<Outcome, RunDirError> {
+    let state = trainer.state();
+    let task = trainer.task();
+    let config_json = serde_json::json!({
+        "task": task.name(), "domain": task.domain(), "variant": state.variant, "seed": state.seed,
+        "train": state.config, "model": trainer.model(),
+    });
+    let path = dir.join("config.json");
+    write_file(&path, to_json(&config_json, &path, true)?.as_bytes())?;
+    // Buffered: lines after the last checkpoint are dropped on resume anyway.
+    let metrics = dir.join("metrics.jsonl");
+    let mut log = BufWriter::new(
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&metrics)
+            .map_err(|source| RunDirError::Open { path: metrics.clone(), source })?,
+    );
+    let start = Instant::now();
+    let elapsed = |start: &Instant| seconds_before + start.elapsed().as_secs_f64();
+    save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+    let mut last_save = Instant::now();
+
+    observer.started(&trainer);
+    let mut streak: u64 = 0;
+    while !trainer.done() {
+        let l = trainer.step()?;
+        streak = if l.perfect { streak + 1 } else { 0 };
+        let line = to_json(&MetricsLine::new(&l, elapsed(&start)), &metrics, false)?;
+        writeln!(log, "{line}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
+        if observer.iteration(&l, streak).is_break() {
+            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+            return Ok(Outcome::Stopped { iteration: l.iteration });
+        }
+        if l.iteration.is_multiple_of(CHECKPOINT_EVERY)
+            && last_save.elapsed().as_secs_f64() >= CHECKPOINT_SECONDS
+        {
+            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+            last_save = Instant::now();
+        }
+    }
+    save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+
+    let s = trainer.summary();
+    let state = trainer.state();
+    let summary = RunSummary {
+        task: task.name().to_string(),
+        domain: Some(task.domain().to_string()),
+        variant: state.variant,
+        config: Some(trainer.model().clone()),
+        seed: state.seed,
+        iterations: s.iterations,
+        learning_iterations: s.learning_iterations,
+        margin_updates: s.margin_updates,
+        last_level_learned: s.last_level_learned,
+        last_level_solved: s.last_level_solved,
+        restarts: s.restarts,
+        failed_checks: s.failed_checks,
+        finished: s.finished,
+        wall_seconds: elapsed(&start),
+        steps: state.steps,
+        steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
+    };
+    let meta = model_meta(&trainer);
+    let model = LearnedModel { variant: state.variant, params: trainer.params()? };
+    ModelFile::new(task.algorithm(), task.domain(), &model, Some(meta)).save(&dir.join("model.json"))?;
+    let path = dir.join("summary.json");
+    write_file(&path, to_json(&summary, &path, true)?.as_bytes())?;
+    Ok(Outcome::Finished { summary: Box::new(summary), model: Box::new(model) })
+}
+
+/// The provenance a model file of `trainer`'s run carries: seed, iterations, whether the
+/// curriculum was finished, and the command that reproduces it.
+pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
+    let (state, s) = (trainer.state(), trainer.summary());
+    let variant = match state.variant {
+        Variant::Nhc => String::new(),
+        v => format!(" --variant {v}"),
+    };
+    serde_json::json!({
+        "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
+        "finished": s.finished,
+        "command": format!("nhc train --task {}{variant} --seed {}", trainer.task().name(), state.seed),
+    })
+}

@@ -1,0 +1,101 @@
+//! Run directories through the library: a run stopped by its observer resumes to the θ of an
+//! uninterrupted run, and directories that hold a run, hold none, or are in use are refused.
+
+use nhc_model::Variant;
+use nhc_train::run_dir::{self, Outcome, Silent};
+use nhc_train::{IterationLog, MetricsLine, Observer, RunDirError, RunSummary, TrainConfig, Trainer};
+use std::ops::ControlFlow;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn trainer(seed: u64) -> Result<Trainer, Box<dyn std::error::Error>> {
+    let config = TrainConfig { max_iterations: 20, ..TrainConfig::default() }.validate()?;
+    Ok(Trainer::new(nhc_tasks::find("copy")?, Variant::Nhc, config, seed)?)
+}
+
+fn bits(theta: &[f32]) -> Vec<u32> {
+    theta.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Stops the run after `after` iterations, counting what it saw.
+struct StopAfter {
+    after: u64,
+    started: usize,
+    seen: Vec<u64>,
+}
+
+impl Observer for StopAfter {
+    fn started(&mut self, _: &Trainer) {
+        self.started += 1;
+    }
+    fn iteration(&mut self, log: &IterationLog, _: u64) -> ControlFlow<()> {
+        self.seen.push(log.iteration);
+        if log.iteration >= self.after { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+}
+
+#[test]
+fn a_stopped_run_resumes_to_the_uninterrupted_theta() -> TestResult {
+    let mut straight = trainer(2)?;
+    let s = straight.run(|_| {})?;
+
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("run");
+    let mut stop = StopAfter { after: 7, started: 0, seen: Vec::new() };
+    let outcome = run_dir::start(trainer(2)?, &dir, &mut stop)?;
+    assert!(matches!(outcome, Outcome::Stopped { iteration: 7 }), "{outcome:?}");
+    assert_eq!((stop.started, stop.seen), (1, (1..=7).collect::<Vec<u64>>()));
+    assert_eq!(run_dir::load_checkpoint(&dir)?.state.iteration, 7);
+    assert!(!dir.join("model.json").exists() && !dir.join("summary.json").exists());
+
+    let Outcome::Finished { summary, model } = run_dir::resume(&dir, &mut Silent)? else {
+        return Err("the resumed run must finish".into());
+    };
+    assert_eq!(bits(model.params.theta()), bits(straight.theta()));
+    assert_eq!(model.variant, Variant::Nhc);
+    assert_eq!((summary.iterations, summary.learning_iterations), (s.iterations, s.learning_iterations));
+    let cp = run_dir::load_checkpoint(&dir)?;
+    assert_eq!(serde_json::to_string(&cp.state)?, serde_json::to_string(straight.state())?);
+
+    let loaded = nhc_tasks::ModelFile::load(&dir.join("model.json"), nhc_tasks::find("copy")?)?;
+    assert_eq!(bits(loaded.params.theta()), bits(straight.theta()));
+    let written: RunSummary = serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json"))?)?;
+    assert_eq!(written, *summary);
+    // Each iteration is logged once, in order.
+    let metrics = std::fs::read_to_string(dir.join("metrics.jsonl"))?;
+    let iterations = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<MetricsLine>(l).map(|m| m.iteration))
+        .collect::<Result<Vec<u64>, _>>()?;
+    assert_eq!(iterations, (1..=s.iterations).collect::<Vec<u64>>());
+    Ok(())
+}
+
+#[test]
+fn directories_holding_a_run_none_or_in_use_are_refused() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("run");
+    std::fs::create_dir(&dir)?;
+    let err = run_dir::resume(&dir, &mut Silent).err().ok_or("resume of an empty directory")?;
+    assert!(matches!(err, RunDirError::NotRunDir { .. }), "{err:?}");
+    assert!(err.to_string().ends_with("holds no checkpoint.json: is it a run directory?"), "{err}");
+
+    std::fs::write(dir.join("checkpoint.json"), "{}")?;
+    std::fs::write(dir.join("metrics.jsonl"), "kept\n")?;
+    let err = run_dir::start(trainer(2)?, &dir, &mut Silent).err().ok_or("start over a run")?;
+    assert!(matches!(&err, RunDirError::AlreadyRun { path } if *path == dir), "{err:?}");
+    let want = format!("{} already holds a run; use `nhc train --resume {}`", dir.display(), dir.display());
+    assert_eq!(err.to_string(), want);
+    assert_eq!(std::fs::read_to_string(dir.join("metrics.jsonl"))?, "kept\n", "nothing is touched");
+    let err = run_dir::resume(&dir, &mut Silent).err().ok_or("resume of a damaged checkpoint")?;
+    assert!(matches!(err, RunDirError::Damaged { .. }) && err.to_string().ends_with("is damaged"), "{err}");
+
+    let other = tmp.path().join("other");
+    let held = nhc_train::lock::lock(&other)?;
+    let err = run_dir::start(trainer(2)?, &other, &mut Silent).err().ok_or("start in a locked directory")?;
+    let pid = format!("is in use by another nhc process (pid {})", std::process::id());
+    assert!(err.to_string().contains(&pid), "{err}");
+    drop(held);
+    assert!(matches!(run_dir::start(trainer(2)?, &other, &mut Silent)?, Outcome::Finished { .. }));
+    Ok(())
+}

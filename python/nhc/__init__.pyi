@@ -1,0 +1,171 @@
+"""Type hints of the `nhc` package (the functions are implemented in Rust, `nhc._nhc`)."""
+
+from collections.abc import Callable, Hashable, Sequence
+from os import PathLike
+from random import Random
+from typing import Any, Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
+class ModelError(Exception):
+    """A model file that does not load: malformed, of another format, or not a model of the task."""
+
+class TaskInfo(TypedDict):
+    name: str
+    domains: list[str]
+    ops: list[str]
+    params: dict[str, int]
+
+class EvalReport(TypedDict, total=False):
+    task: str
+    domain: str
+    variant: str
+    level: int
+    seed: int
+    samples: int
+    solved: int
+    steps: int
+    mean_fitness: float
+    seconds: float
+    failed: list[int]
+
+class RunReport(TypedDict):
+    output: Any
+    expected: Any
+    correct: bool
+    steps: int
+
+class IterationRecord(TypedDict):
+    iteration: int
+    level: int
+    fitness: float
+    best_offspring: float | None
+    perfect: bool
+    max_fitness: bool
+    perfect_streak: int
+    updated: bool
+    learned: bool
+    learning_iterations: int
+    failed: int
+    solved_level: int | None
+    restarted: bool
+    restarts: int
+    steps: int
+
+class SearchResult(TypedDict):
+    found: bool
+    expansions: int
+
+StrPath = str | PathLike[str]
+Compare = Callable[[Any, Any], float]
+
+class Order:
+    """Sort's data modules in Python: compare(a, b) is negative, zero or positive, like `cmp`."""
+
+    def __init__(
+        self,
+        compare: Compare,
+        sampler: Callable[[int, Random], Sequence[Any]] | None = None,
+        reference: Callable[[list[Any]], Sequence[Any]] | None = None,
+    ) -> None: ...
+
+class World:
+    """Search's and plan's data modules in Python: four actions, apply, applicable, equal."""
+
+    def __init__(
+        self,
+        actions: Sequence[Hashable],
+        apply: Callable[[Any, Any], Any],
+        applicable: Callable[[Any, Any], bool] | None = None,
+        equal: Callable[[Any, Any], bool] | None = None,
+        random_state: Callable[[Random], Any] | None = None,
+    ) -> None: ...
+
+class Model:
+    """A model of one algorithm: learned θ under a variant, or the scripted solution."""
+
+    @property
+    def task(self) -> str: ...
+    @property
+    def variant(self) -> Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"]: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def is_scripted(self) -> bool: ...
+    @property
+    def params(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def meta(self) -> dict[str, Any] | None: ...
+    def save(self, path: StrPath) -> None: ...
+    def run(
+        self,
+        input: Any,
+        domain: str | Order | None = None,
+        compare: Compare | None = None,
+        report: bool = False,
+    ) -> Any: ...
+    def plan(
+        self,
+        start: Any,
+        goal: Any,
+        actions: Sequence[Hashable] | None = None,
+        apply: Callable[[Any, Any], Any] | None = None,
+        applicable: Callable[[Any, Any], bool] | None = None,
+        equal: Callable[[Any, Any], bool] | None = None,
+        world: World | None = None,
+        report: bool = False,
+    ) -> list[Hashable | None] | RunReport: ...
+    def search(
+        self,
+        start: Any,
+        goal: Any,
+        actions: Sequence[Hashable] | None = None,
+        apply: Callable[[Any, Any], Any] | None = None,
+        applicable: Callable[[Any, Any], bool] | None = None,
+        equal: Callable[[Any, Any], bool] | None = None,
+        world: World | None = None,
+        report: bool = False,
+    ) -> SearchResult | RunReport: ...
+    def evaluate(
+        self,
+        level: int,
+        samples: int = 50,
+        seed: int = 0,
+        domain: str | Order | World | None = None,
+    ) -> EvalReport: ...
+    def trace(
+        self,
+        input: Any = None,
+        level: int | None = None,
+        seed: int = 0,
+        index: int = 0,
+        domain: str | Order | World | None = None,
+    ) -> dict[str, npt.NDArray[Any]]: ...
+
+def tasks() -> list[TaskInfo]:
+    """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""
+
+def load(path: StrPath) -> Model:
+    """A learned model from its file."""
+
+def scripted(task: str) -> Model:
+    """The hand-written solution of `task`'s algorithm, as a model."""
+
+def sample(task: str, level: int, seed: int = 0, index: int = 0, domain: str | None = None) -> tuple[Any, Any]:
+    """Sample `index` of an evaluation at `level` under `seed`: (input, reference answer)."""
+
+def train(
+    task: str,
+    seed: int,
+    config: dict[str, Any] | StrPath | None = None,
+    out: StrPath | None = None,
+    callback: Callable[[IterationRecord], object] | None = None,
+    variant: Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"] = "nhc",
+) -> Model:
+    """Trains `task` from scratch (as `nhc train`) and returns the model."""
+
+def resume(out: StrPath, callback: Callable[[IterationRecord], object] | None = None) -> Model:
+    """Continues the run in `out` from its last checkpoint and returns the model."""

@@ -1,0 +1,372 @@
+"""Tests of the `nhc` package against independent references written here: `sorted`, Python
+integers, a breadth-first search and a simulator of the test's own world."""
+
+import functools
+import json
+import os
+import random
+import signal
+import subprocess
+import threading
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nhc
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"
+
+
+def model(name):
+    return nhc.load(MODELS / f"{name}.json")
+
+
+@pytest.fixture(scope="session")
+def nhc_bin():
+    """The `nhc` command of this checkout, built if missing."""
+    path = ROOT / "target" / "release" / "nhc"
+    if not path.exists():
+        subprocess.run(["cargo", "build", "--release", "--bin", "nhc"], cwd=ROOT, check=True)
+    return path
+
+
+# Models and tasks
+
+
+def test_tasks_lists_the_papers_eleven_with_their_domains():
+    tasks = {t["name"]: t for t in nhc.tasks()}
+    assert list(tasks)[:4] == ["search", "plan", "search+", "plan+"]
+    assert len(tasks) == 11
+    assert tasks["sort"]["domains"] == ["bytes", "decimal", "strings"]
+    assert tasks["sort"]["ops"] == ["C", "S", "O"]
+    assert tasks["copy"]["params"]["nhc"] == model("copy").params.size
+
+
+def test_load_exposes_the_model_file(tmp_path):
+    m = model("sort")
+    assert (m.task, m.variant, m.domain, m.is_scripted) == ("sort", "nhc", "bytes", False)
+    theta = json.loads((MODELS / "sort.json").read_text())["params"]
+    assert m.params.dtype == np.float32
+    assert np.array_equal(m.params, np.array(theta, dtype=np.float32))
+    m.save(tmp_path / "copy.json")
+    again = nhc.load(tmp_path / "copy.json")
+    assert np.array_equal(again.params, m.params) and again.meta == m.meta
+
+
+def test_sort_sorts_like_sorted_at_level_1000():
+    rng = random.Random(7)
+    xs = [rng.randrange(256) for _ in range(1001)]
+    r = model("sort").run(xs, report=True)
+    assert r["output"] == sorted(xs) and r["correct"]
+    assert r["steps"] > 1_000_000
+
+
+def test_addition_adds_like_python_integers():
+    rng = random.Random(3)
+    m = model("addition")
+    for bits in [1, 5, 64, 1000]:
+        a, b = rng.getrandbits(bits), rng.getrandbits(bits)
+        out = m.run({"a": format(a, "b"), "b": format(b, "b")})
+        assert int(out, 2) == a + b
+    big_a, big_b = 98765432109876543210, 12345678901234567890
+    assert int(m.run({"a": big_a, "b": big_b}, domain="decimal")) == big_a + big_b
+
+
+def test_arithmetic_takes_a_postfix_string():
+    assert model("arithmetic").run("5 6 * 3 +") == 33
+
+
+def test_every_sample_runs_back_to_its_answer():
+    for task in ["copy", "reverse", "repeatCopy", "addition", "arithmetic", "sort", "plan+"]:
+        for level in [1, 7]:
+            problem, answer = nhc.sample(task, level, seed=11)
+            assert model(task).run(problem) == answer, (task, level)
+
+
+def test_evaluate_matches_the_command_line(nhc_bin):
+    m = model("reverse")
+    report = m.evaluate(100, 20, seed=5)
+    cli = subprocess.run(
+        [nhc_bin, "eval", "--task", "reverse", "--model", MODELS / "reverse.json", "--level", "100",
+         "--samples", "20", "--seed", "5", "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    expected = json.loads(cli.stdout)
+    for key in ["task", "domain", "variant", "level", "seed", "samples", "solved", "steps", "mean_fitness", "failed"]:
+        assert report[key] == expected[key], key
+    assert report["solved"] == 20
+
+
+def test_trace_columns_are_one_dimensional_and_per_step():
+    m = model("sort")
+    t = m.trace([3, 1, 2])
+    steps = m.run([3, 1, 2], report=True)["steps"]
+    assert all(v.ndim == 1 and len(v) == steps for v in t.values())
+    assert list(t["step"]) == list(range(steps))
+    assert set(t["op"][3:]) <= {"C", "S", "O"} and t["correct"][t["scored"]].all()
+    assert t["read1_location"].dtype == np.int64 and t["write1_word0"].dtype == np.float32
+    sampled = m.trace(level=5, seed=2, index=1)
+    assert len(sampled["step"]) > 0
+
+
+# The user's own data modules
+
+
+@dataclass
+class Record:
+    name: str
+    age: int
+
+
+def test_sort_of_300_python_objects_through_a_python_comparison():
+    rng = random.Random(1)
+    people = [Record(f"p{i}", rng.randrange(90)) for i in range(300)]
+    compare = lambda a, b: a.age - b.age  # noqa: E731
+    out = model("sort").run(people, compare=compare)
+    assert out == sorted(people, key=lambda p: p.age)  # stable, like the learned sort
+    assert all(x is y for x, y in zip(out, sorted(people, key=lambda p: p.age)))
+
+
+def test_sort_of_version_strings():
+    versions = ["1.10.0", "1.2.0", "0.9.12", "1.2.10", "1.2.9", "10.0", "2.0.0rc1"[:3]]
+
+    def key(v):
+        return tuple(int(x) for x in v.split("."))
+
+    def compare(a, b):
+        return (key(a) > key(b)) - (key(a) < key(b))
+
+    assert model("sort").run(versions, compare=compare) == sorted(versions, key=key)
+
+
+def test_evaluate_with_a_python_sampler_and_reference():
+    order = nhc.Order(
+        lambda a, b: (a > b) - (a < b),
+        sampler=lambda level, rng: [rng.random() for _ in range(level + 1)],
+        reference=sorted,
+    )
+    report = model("sort").evaluate(30, 10, seed=4, domain=order)
+    assert (report["domain"], report["solved"], report["samples"]) == ("python", 10, 10)
+
+
+MAZE = [
+    "#########",
+    "#...#...#",
+    "#.#.#.#.#",
+    "#.#...#.#",
+    "#.#####.#",
+    "#.......#",
+    "#########",
+]
+MOVES = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+
+def step(state, action):
+    """The test's own simulator of the maze."""
+    r, c = state
+    dr, dc = MOVES[action]
+    return (r + dr, c + dc) if MAZE[r + dr][c + dc] != "#" else state
+
+
+def bfs_distance(start, goal):
+    """Shortest number of moves, by a plain breadth-first search."""
+    seen, queue = {start}, deque([(start, 0)])
+    while queue:
+        s, d = queue.popleft()
+        if s == goal:
+            return d
+        for a in MOVES:
+            n = step(s, a)
+            if n not in seen:
+                seen.add(n)
+                queue.append((n, d + 1))
+    return None
+
+
+@pytest.mark.parametrize("name", ["plan", "plan+"])
+def test_plan_in_a_python_maze_replays_in_the_tests_simulator(name):
+    cells = [(r, c) for r, row in enumerate(MAZE) for c, x in enumerate(row) if x == "."]
+    m = model(name)
+    for start, goal in [((1, 1), (3, 5)), ((5, 7), (1, 3)), ((3, 3), (1, 1))]:
+        assert start in cells and goal in cells
+        if name == "plan" and bfs_distance(start, goal) > 6:
+            continue  # plan expands every action: 4^d nodes
+        plan = m.plan(start, goal, actions=list(MOVES), apply=step)
+        s = start
+        for a in plan:
+            s = step(s, a)
+        assert s == goal
+        assert len(plan) == bfs_distance(start, goal)
+
+
+def test_search_in_a_python_world_finds_the_goal():
+    r = model("search+").search((1, 1), (5, 7), actions=list(MOVES), apply=step, report=True)
+    assert r["output"]["found"] and r["correct"]
+
+
+def test_evaluate_in_a_python_world():
+    world = nhc.World(list(MOVES), step, random_state=lambda rng: (5, rng.randrange(1, 8)))
+    report = model("plan+").evaluate(5, 10, domain=world)
+    assert report["solved"] == 10
+
+
+def test_hanoi_with_two_discs():
+    # State: peg of the small and of the large disc. Actions move the top disc of a peg pair.
+    moves = [(0, 1), (1, 2), (2, 0), (0, 2)]
+
+    def apply(state, move):
+        small, large = state
+        a, b = move
+        if small == a:
+            return (b, large)
+        if large == a and small != a and small != b:
+            return (small, b)
+        return state
+
+    plan = model("plan+").plan((0, 0), (2, 2), actions=moves, apply=apply)
+    s = (0, 0)
+    for m in plan:
+        s = apply(s, m)
+    assert s == (2, 2) and len(plan) == 3
+
+
+# Errors
+
+
+def test_a_callback_error_reaches_the_caller_with_its_step():
+    xs = list(range(40, 0, -1))
+    calls = []
+
+    def counting(a, b):
+        calls.append(1)
+        return a - b
+
+    model("sort").run(xs, compare=counting)
+    prepare = len(xs) * (len(xs) + 1)  # at least the expected trace's and reference's calls
+    seen = []
+
+    def failing(a, b):
+        seen.append(1)
+        if len(seen) > len(calls) - 50:
+            raise KeyError("late")
+        return a - b
+
+    with pytest.raises(KeyError) as e:
+        model("sort").run(xs, compare=failing)
+    assert len(calls) > prepare // 2
+    assert any("at model step" in n for n in e.value.__notes__)
+
+
+def test_wrong_return_types_are_type_errors():
+    with pytest.raises(TypeError, match="compare"):
+        model("sort").run([3, 1, 2], compare=lambda a, b: "less")
+    with pytest.raises(TypeError, match="equal"):
+        model("plan").plan((1, 1), (1, 3), actions=list(MOVES), apply=step, equal=lambda a, b: 1)
+    with pytest.raises(TypeError):
+        model("plan").plan((1, 1), (1, 3), actions=list(MOVES), apply=42)
+
+
+def test_bad_requests_raise_python_exceptions(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        nhc.load(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(nhc.ModelError):
+        nhc.load(bad)
+    with pytest.raises(ValueError, match="level"):
+        model("sort").evaluate(0, 5)
+    with pytest.raises(ValueError, match="unknown task"):
+        nhc.sample("sorting", 3)
+    with pytest.raises(ValueError, match="domain"):
+        model("sort").run([1], domain="colours")
+    with pytest.raises(ValueError):
+        model("sort").run([1, 300])
+    with pytest.raises(ValueError, match="four|4"):
+        model("plan").plan((1, 1), (1, 3), actions=["N", "E"], apply=step)
+    with pytest.raises(ValueError, match="cannot be reached"):
+        model("plan+").plan((1, 1), (0, 0), actions=list(MOVES), apply=step)
+    with pytest.raises(ValueError, match="sort"):
+        model("copy").run([[0, 1]], compare=lambda a, b: 0)
+    with pytest.raises(ValueError, match="unknown field"):
+        nhc.train("copy", 1, config={"batchsize": 3})
+
+
+# Training
+
+
+def test_training_copy_seed_2_gives_the_theta_of_nhc_train(tmp_path, nhc_bin):
+    subprocess.run([nhc_bin, "train", "--task", "copy", "--seed", "2", "--out", tmp_path / "cli", "--quiet"],
+                   check=True, capture_output=True)
+    cli = np.array(json.loads((tmp_path / "cli" / "model.json").read_text())["params"], dtype=np.float32)
+    records = []
+    m = nhc.train("copy", 2, callback=records.append)
+    assert np.array_equal(m.params, cli)
+    assert records[-1]["iteration"] == len(records) == m.meta["iterations"]
+    assert {"level", "fitness", "best_offspring", "perfect_streak", "restarts"} <= set(records[0])
+    assert m.evaluate(1000, 20)["solved"] == 20
+
+
+def test_an_interrupted_run_resumes_to_the_same_theta(tmp_path):
+    config = {"max_iterations": 300}
+    whole = nhc.train("copy", 4, config=config)
+
+    def stop_at_50(record):
+        if record["iteration"] == 50:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as e:
+        nhc.train("copy", 4, config=config, out=tmp_path, callback=stop_at_50)
+    assert any("nhc.resume" in n for n in e.value.__notes__)
+    assert (tmp_path / "checkpoint.json").exists() and not (tmp_path / "model.json").exists()
+    resumed = nhc.resume(tmp_path)
+    assert np.array_equal(resumed.params, whole.params)
+
+
+def test_ctrl_c_stops_training_between_iterations(tmp_path):
+    seen = []
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        nhc.train("copy", 1, out=tmp_path, callback=seen.append)
+    timer.cancel()
+    assert 0 < len(seen) < 29301 and (tmp_path / "checkpoint.json").exists()
+    checkpoint = json.loads((tmp_path / "checkpoint.json").read_text())
+    assert checkpoint["state"]["iteration"] == seen[-1]["iteration"]
+
+
+def test_training_releases_the_gil():
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            done.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    nhc.train("copy", 2, config={"max_iterations": 400})
+    done.set()
+    t.join()
+    assert len(ticks) > 10
+
+
+def test_callback_errors_name_the_iteration():
+    def fail(record):
+        if record["iteration"] == 3:
+            raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError) as e:
+        nhc.train("copy", 2, callback=fail)
+    assert any("iteration 3" in n for n in e.value.__notes__)
+
+
+def test_help_reads_well():
+    assert "bit-identical" in nhc.__doc__
+    for f in [nhc.train, nhc.load, nhc.Model.run, nhc.Model.plan, nhc.Model.trace, nhc.Order, nhc.World]:
+        assert f.__doc__ and len(f.__doc__) > 40, f
+    assert functools  # imported for the comparisons above
