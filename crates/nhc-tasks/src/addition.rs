@@ -294,13 +294,18 @@ impl Task for Addition {
         }
         let digits = self.0;
         let number = |key: &str| -> Result<Vec<Digit>, InputError> {
-            let s = obj
-                .get(key)
-                .ok_or_else(|| InputError::new(format!("missing key `{key}`")))?
-                .as_str()
-                .ok_or_else(|| {
-                    InputError::new(format!("`{key}` must be a string of {} digits", digits.name()))
-                })?;
+            let value = obj.get(key).ok_or_else(|| InputError::new(format!("missing key `{key}`")))?;
+            // Decimal numbers may also be JSON integers; a binary one must be a string.
+            let text = match value {
+                Value::Number(n) if digits.base == 10 && n.is_u64() => n.to_string(),
+                Value::String(s) => s.clone(),
+                _ => {
+                    let or_number = if digits.base == 10 { " or a non-negative integer" } else { "" };
+                    let what = format!("`{key}` must be a string of {} digits{or_number}", digits.name());
+                    return Err(InputError::new(what));
+                }
+            };
+            let s = text.as_str();
             if s.is_empty() {
                 return Err(InputError::new(format!("`{key}` must hold at least one digit")));
             }
