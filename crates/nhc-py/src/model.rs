@@ -242,7 +242,7 @@ impl Model {
     ) -> PyResult<World> {
         match (world, functions) {
             (Some(w), (None, None)) => Ok(w),
-            (None, (Some(actions), Some(apply))) => World::build(actions, apply, applicable, equal, None),
+            (None, (Some(actions), Some(apply))) => World::new(actions, apply, applicable, equal, None),
             _ => Err(pyo3::exceptions::PyTypeError::new_err(
                 "give either actions and apply (and optionally applicable, equal), or world=nhc.World(…)",
             )),
@@ -279,6 +279,32 @@ impl Model {
         d.set_item("correct", correct)?;
         d.set_item("steps", steps)?;
         Ok(d.into_any())
+    }
+
+    /// `plan` (`want_plan`) or `search` in a Python world: the answer, or with `report` the
+    /// run's report.
+    fn answer_in<'py>(
+        &self,
+        py: Python<'py>,
+        want_plan: bool,
+        world: World,
+        problem: (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
+        report: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match (self.world_flags()?.1, want_plan) {
+            (false, true) => {
+                return Err(value_error(format!(
+                    "`{}` searches without a plan; use Model.search",
+                    self.name()
+                )));
+            }
+            (true, false) => {
+                return Err(value_error(format!("`{}` returns a plan; use Model.plan", self.name())));
+            }
+            _ => {}
+        }
+        let (output, expected, correct, steps) = self.world_run(py, world, problem, None)?;
+        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
     }
 
     /// Runs a problem in a Python world.
@@ -390,7 +416,7 @@ impl Model {
             Some(_) if domain.is_some_and(|d| !d.is_none()) => {
                 return Err(value_error("give either compare or domain, not both"));
             }
-            Some(c) => self.order(Order::build(c)?)?,
+            Some(c) => self.order(Order::new(c, None, None)?)?,
             None => self.domain_arg(domain)?,
         };
         match domain {
@@ -449,12 +475,8 @@ impl Model {
         world: Option<World>,
         report: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if !self.world_flags()?.1 {
-            return Err(value_error(format!("`{}` searches without a plan; use Model.search", self.name())));
-        }
         let world = self.world_arg(world, (actions, apply), applicable, equal)?;
-        let (output, expected, correct, steps) = self.world_run(py, world, (start, goal), None)?;
-        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
+        self.answer_in(py, true, world, (start, goal), report)
     }
 
     /// Whether and in which expansion a search model (search, search+) finds `goal` from
@@ -473,12 +495,8 @@ impl Model {
         world: Option<World>,
         report: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if self.world_flags()?.1 {
-            return Err(value_error(format!("`{}` returns a plan; use Model.plan", self.name())));
-        }
         let world = self.world_arg(world, (actions, apply), applicable, equal)?;
-        let (output, expected, correct, steps) = self.world_run(py, world, (start, goal), None)?;
-        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
+        self.answer_in(py, false, world, (start, goal), report)
     }
 
     /// Scores `samples` fresh samples of `level` (SPEC §8), as `nhc eval --json`: a dict with

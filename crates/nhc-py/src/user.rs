@@ -225,7 +225,7 @@ impl Order {
     /// (default: `sorted(objects, key=functools.cmp_to_key(compare))`).
     #[new]
     #[pyo3(signature = (compare, sampler=None, reference=None))]
-    fn new(
+    pub fn new(
         compare: &Bound<'_, PyAny>,
         sampler: Option<&Bound<'_, PyAny>>,
         reference: Option<&Bound<'_, PyAny>>,
@@ -247,10 +247,6 @@ impl Order {
 }
 
 impl Order {
-    /// An order of `compare` alone.
-    pub fn build(compare: &Bound<'_, PyAny>) -> PyResult<Order> {
-        Order::new(compare, None, None)
-    }
     /// Whether `evaluate` can draw samples.
     pub fn has_sampler(&self) -> bool {
         self.sampler.is_some()
@@ -353,7 +349,7 @@ impl World {
     /// in its L-th expansion, as in every built-in world.
     #[new]
     #[pyo3(signature = (actions, apply, applicable=None, equal=None, random_state=None))]
-    fn new(
+    pub fn new(
         actions: &Bound<'_, PyAny>,
         apply: &Bound<'_, PyAny>,
         applicable: Option<&Bound<'_, PyAny>>,
@@ -395,16 +391,6 @@ impl World {
 }
 
 impl World {
-    /// A world of the user's functions.
-    pub fn build(
-        actions: &Bound<'_, PyAny>,
-        apply: &Bound<'_, PyAny>,
-        applicable: Option<&Bound<'_, PyAny>>,
-        equal: Option<&Bound<'_, PyAny>>,
-        random_state: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<World> {
-        World::new(actions, apply, applicable, equal, random_state)
-    }
     /// Whether `evaluate` can draw samples.
     pub fn has_sampler(&self) -> bool {
         self.random_state.is_some()
