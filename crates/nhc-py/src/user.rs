@@ -146,7 +146,7 @@ impl Eq for Obj {}
 impl Hash for Obj {
     fn hash<H: Hasher>(&self, state: &mut H) {
         let h = match &self.0 {
-            Some(o) => Calls::call("hash", |py| o.bind(py).hash()).unwrap_or(0),
+            Some(o) => Calls::call("hash (states must be hashable)", |py| o.bind(py).hash()).unwrap_or(0),
             None => -1,
         };
         h.hash(state);
