@@ -80,6 +80,14 @@ def test_addition_adds_like_python_integers():
     assert int(m.run({"a": big_a, "b": big_b}, domain="decimal")) == big_a + big_b
 
 
+def test_numpy_values_are_inputs():
+    xs = np.array([200, 3, 17, 3], dtype=np.uint8)
+    assert model("sort").run(xs) == sorted(xs.tolist())
+    assert model("sort").run([np.int64(9), np.int32(2)]) == [2, 9]
+    with pytest.raises(TypeError, match="cannot use"):
+        model("sort").run([object()])
+
+
 def test_arithmetic_takes_a_postfix_string():
     assert model("arithmetic").run("5 6 * 3 +") == 33
 

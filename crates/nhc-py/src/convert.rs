@@ -6,7 +6,7 @@ use nhc_tasks::registry::TraceRow;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt};
+use pyo3::types::{PyBool, PyDict, PyString};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -15,17 +15,34 @@ pub fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py
     pythonize::pythonize(py, value).map_err(value_error)
 }
 
-/// A Python value (lists, tuples, dicts, numbers, strings, booleans, None) as JSON. Integers
-/// beyond 64 bits become strings of decimal digits, the form the decimal domains take.
+/// A Python value as JSON: None, booleans, strings, integers (NumPy's too; beyond 64 bits as
+/// strings of decimal digits, the form the decimal domains take), floats, dicts with string
+/// keys, and any other iterable (lists, tuples, NumPy arrays) as an array.
 pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if obj.is_instance_of::<PyInt>() && obj.extract::<i64>().is_err() && obj.extract::<u64>().is_err() {
-        return Ok(Value::String(obj.str()?.to_string()));
+    let unusable =
+        |why: &str| PyTypeError::new_err(format!("cannot use {} as input: {why}", crate::user::repr(obj)));
+    if obj.is_none() {
+        return Ok(Value::Null);
     }
-    if let Ok(list) = obj.extract::<Vec<Bound<'_, PyAny>>>()
-        && !obj.is_instance_of::<pyo3::types::PyString>()
-        && !obj.is_instance_of::<PyDict>()
-    {
-        return list.iter().map(to_json).collect::<PyResult<Vec<_>>>().map(Value::Array);
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.to_str()?.to_string()));
+    }
+    if let Ok(i) = obj.extract::<i64>() {
+        return Ok(i.into());
+    }
+    if let Ok(u) = obj.extract::<u64>() {
+        return Ok(u.into());
+    }
+    if let Ok(big) = obj.call_method0("__index__") {
+        return Ok(Value::String(big.str()?.to_string()));
+    }
+    if let Ok(f) = obj.extract::<f64>() {
+        return serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| unusable("not a finite number"));
     }
     if let Ok(dict) = obj.cast::<PyDict>() {
         let mut map = serde_json::Map::new();
@@ -40,8 +57,10 @@ pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         }
         return Ok(Value::Object(map));
     }
-    pythonize::depythonize::<Value>(obj)
-        .map_err(|e| PyTypeError::new_err(format!("cannot use {} as input: {e}", crate::user::repr(obj))))
+    match obj.try_iter() {
+        Ok(items) => items.map(|x| to_json(&x?)).collect::<PyResult<Vec<_>>>().map(Value::Array),
+        Err(_) => Err(unusable("expected lists, dicts, numbers, strings, booleans or None")),
+    }
 }
 
 /// A column of a trace, by what it holds.
