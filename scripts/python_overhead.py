@@ -6,6 +6,7 @@ a million model steps) through `model.run` and through `nhc run`, and with a Pyt
 """
 
 import argparse
+import functools
 import subprocess
 import tempfile
 import json
@@ -53,6 +54,10 @@ per_run = calls[0]
 with_cmp = best(lambda: model.run(problem, compare=cmp))
 same = model.run(problem, compare=cmp) == model.run(problem)
 empty = best(lambda: [cmp(1, 2) for _ in range(per_run)])
+calls[0] = 0
+sorted(problem, key=functools.cmp_to_key(cmp))
+reference_calls = calls[0]
+trace_calls = int((model.trace(problem)["op"] == "C").sum())  # one compare per expected C step
 
 print(f"sample: sort level 1000 (seed 1000, index 0), {steps} model steps, correct: {report['correct']}")
 print()
@@ -66,3 +71,5 @@ print()
 print(f"Python comparison: {(with_cmp - python) / per_run * 1e9:.0f} ns per call over the bytes domain; "
       f"the same {per_run} calls from a Python loop alone: {empty / per_run * 1e9:.0f} ns each. "
       f"Same answer as the bytes domain: {same}.")
+print(f"The {per_run} calls: {trace_calls} for the expected trace (its C steps), {reference_calls} for the "
+      f"reference (Python's sorted), {per_run - trace_calls - reference_calls} by the model's ALU.")

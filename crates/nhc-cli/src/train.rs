@@ -2,10 +2,9 @@
 //! checkpoints, resumption, and at the end the model file and a summary. The run directory
 //! itself is [`nhc_train::run_dir`]'s; this module adds the progress bar and the output.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
-use nhc_tasks::limits::{MAX_STATE_BYTES, read_text};
 use nhc_tasks::registry::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
 use nhc_train::{IterationLog, TrainConfig, Trainer, ValidConfig};
@@ -28,8 +27,7 @@ pub fn config_or_default(path: Option<&Path>) -> Result<TrainConfig> {
 
 /// Reads a TrainConfig from a TOML file.
 pub fn load_config(path: &Path) -> Result<TrainConfig> {
-    let text = read_text(path, "config", MAX_STATE_BYTES)?;
-    TrainConfig::from_toml(&text).with_context(|| format!("config {}", path.display()))
+    Ok(TrainConfig::from_file(path)?)
 }
 
 /// Starts a run in a new (or empty) directory.

@@ -8,9 +8,8 @@ use crate::user::{self, Calls, Obj, Order, Place, World};
 use nhc_model::{Variant, theta_len};
 use nhc_tasks::evaluate::{PreparedSample, score_prepared};
 use nhc_tasks::model::LearnedModel;
-use nhc_tasks::registry::{self, AnyTask, Entry, Run, TraceRow, TraceSource};
-use nhc_tasks::search_plan::{Answer, MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Problem, Reach};
-use nhc_tasks::search_plan::{SearchTree, distance};
+use nhc_tasks::registry::{self, AnyTask, Entry, Run, TRACE_ROW_BYTES, TraceRow, TraceSource};
+use nhc_tasks::search_plan::{Answer, Problem, check_problem};
 use nhc_tasks::{EvalReport, ModelFile, Task, Workspace, sample_rng};
 use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
@@ -37,12 +36,6 @@ pub fn tasks(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// A learned model from its file (`models/sort.json`, a run's `model.json`).
 #[pyfunction]
 pub fn load(path: PathBuf) -> PyResult<Model> {
-    if !path.exists() {
-        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
-            "no such model file: {}",
-            path.display()
-        )));
-    }
     let (algorithm, file) = ModelFile::read(&path).map_err(model_error)?;
     let task = registry::find(&algorithm)
         .map_err(|e| crate::errors::ModelError::new_err(format!("{}: {e}", path.display())))?;
@@ -200,8 +193,8 @@ impl Model {
         Ok(EvalReport::new(names, variant, (level, seed), &results, start.elapsed().as_secs_f64()))
     }
 
-    /// A problem in a Python world, checked as `nhc run` checks a user's maps: the goal is
-    /// reachable and found by the model's search within [`MAX_INPUT_EXPANSIONS`] expansions.
+    /// A problem in a Python world, checked as `nhc run` checks a user's maps
+    /// ([`check_problem`]).
     fn problem(
         &self,
         world: &World,
@@ -209,26 +202,11 @@ impl Model {
         goal: &Bound<'_, PyAny>,
     ) -> PyResult<Problem<Obj>> {
         let (plus, _) = self.world_flags()?;
-        let problem = Problem { start: user::object(start), goal: user::object(goal) };
+        let problem = Problem { start: Obj::new(start), goal: Obj::new(goal) };
         let calls = Calls::begin(Place::Preparing);
-        let reach = distance(world, &problem.start, &problem.goal, MAX_REACHABLE_STATES);
+        let checked = check_problem(world, &problem, plus);
         calls.check()?;
-        match reach {
-            Reach::Distance(_) => {}
-            Reach::Unreachable => return Err(value_error("the goal cannot be reached from the start")),
-            Reach::TooLarge => {
-                return Err(value_error(format!(
-                    "more than {MAX_REACHABLE_STATES} states are reachable from the start; the check that the goal can be reached gives up"
-                )));
-            }
-        }
-        let found = SearchTree::find(world, &problem, plus, MAX_INPUT_EXPANSIONS).1;
-        calls.check()?;
-        if found.is_none() {
-            return Err(value_error(format!(
-                "the goal is too far: breadth-first search without duplicate elimination needs more than {MAX_INPUT_EXPANSIONS} expansions"
-            )));
-        }
+        checked.map_err(value_error)?;
         Ok(problem)
     }
 
@@ -326,9 +304,6 @@ impl Model {
         ))
     }
 }
-
-/// What one row of a trace takes, for the memory check of a trace (as `nhc trace`).
-const TRACE_ROW_BYTES: u64 = 512;
 
 #[pymethods]
 impl Model {
@@ -430,10 +405,7 @@ impl Model {
                 }
             }
             Domain::Order(order) => {
-                let items = user::list_objects(input, "input")?;
-                if items.is_empty() {
-                    return Err(value_error("the list must hold at least one object"));
-                }
+                let items = user::input_objects(input)?;
                 let (run, _) = self.run_user(order.task(), items, None)?;
                 let output = user::to_list(py, &run.answer)?.into_any();
                 if report {
@@ -564,10 +536,7 @@ impl Model {
                 rows = py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?.0;
             }
             (Domain::Order(order), Some(input), None) => {
-                let items = user::list_objects(input, "input")?;
-                if items.is_empty() {
-                    return Err(value_error("the list must hold at least one object"));
-                }
+                let items = user::input_objects(input)?;
                 self.run_user(order.task(), items, Some(&mut rows))?;
             }
             (Domain::World(world), Some(input), None) => {

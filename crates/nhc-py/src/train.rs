@@ -90,9 +90,7 @@ fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
         if !path.exists() {
             return Err(PyFileNotFoundError::new_err(format!("no such config file: {}", path.display())));
         }
-        let text = nhc_tasks::limits::read_text(&path, "config", nhc_tasks::limits::MAX_STATE_BYTES)
-            .map_err(value_error)?;
-        return TrainConfig::from_toml(&text)
+        return TrainConfig::from_file(&path)
             .map_err(|e| value_error(format!("config {}: {e}", path.display())));
     }
     serde_json::from_value(to_json(c)?).map_err(|e| value_error(format!("config: {e}")))

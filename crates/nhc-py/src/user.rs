@@ -476,14 +476,13 @@ impl WorldTrait for World {
     }
 }
 
-/// A Python sequence of objects as data words.
-pub fn list_objects(list: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Obj>> {
-    objects(list, what)
-}
-
-/// A Python value as a data word.
-pub fn object(x: &Bound<'_, PyAny>) -> Obj {
-    Obj::new(x)
+/// A user's list for sort: at least one object.
+pub fn input_objects(list: &Bound<'_, PyAny>) -> PyResult<Vec<Obj>> {
+    let items = objects(list, "input")?;
+    if items.is_empty() {
+        return Err(PyValueError::new_err("the list must hold at least one object"));
+    }
+    Ok(items)
 }
 
 /// The objects of data words as a Python list.

@@ -221,23 +221,12 @@ pub fn evaluate<T: Task>(
         .into_par_iter()
         .map_init(
             || (Workspace::new(config), policy()),
-            |(workspace, policy), i| score_drawn(task, level, seed, i, policy, workspace),
+            |(workspace, policy), i| {
+                let sample = task.sample(level, &mut sample_rng(seed, level, i));
+                score_prepared(task, &PreparedSample::new(task, sample), policy, workspace)
+            },
         )
         .collect()
-}
-
-/// Sample `index` of an evaluation of `level` under `seed` (SPEC §8), drawn, prepared and scored
-/// by `policy` on the workspace's machine.
-pub fn score_drawn<T: Task>(
-    task: &T,
-    level: usize,
-    seed: u64,
-    index: u64,
-    policy: &mut Agent,
-    workspace: &mut Workspace,
-) -> SampleResult {
-    let sample = task.sample(level, &mut sample_rng(seed, level, index));
-    score_prepared(task, &PreparedSample::new(task, sample), policy, workspace)
 }
 
 /// A prepared sample scored by `policy` on the workspace's machine.

@@ -491,7 +491,7 @@ impl<T: Task> AnyTask for Entry<T> {
 
 /// What one row of a trace takes (words, reads, locations as text and numbers), for the memory
 /// estimate of `nhc trace`.
-const TRACE_ROW_BYTES: u64 = 512;
+pub const TRACE_ROW_BYTES: u64 = 512;
 
 /// Every task, the paper's eleven first, in its table order. An algorithm's first entry is its
 /// training domain; the task name alone finds it.

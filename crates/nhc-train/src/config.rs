@@ -155,6 +155,10 @@ pub enum ConfigError {
     LevelsReachTest(usize),
     #[error("invalid TOML training config: {0}")]
     Toml(String),
+    #[error(transparent)]
+    File(#[from] nhc_tasks::limits::LimitError),
+    #[error("config {path}: {source}")]
+    InFile { path: String, source: Box<ConfigError> },
 }
 
 /// Upper bounds of the counts and scales of a config: far beyond the paper's values, below what
@@ -330,6 +334,14 @@ impl TrainConfig {
         let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
         c.check()?;
         Ok(c)
+    }
+
+    /// Reads and checks a TOML file (`nhc train --config FILE`); its errors name the file.
+    pub fn from_file(path: &std::path::Path) -> Result<Self, ConfigError> {
+        use nhc_tasks::limits::{MAX_STATE_BYTES, read_text};
+        let text = read_text(path, "config", MAX_STATE_BYTES)?;
+        Self::from_toml(&text)
+            .map_err(|e| ConfigError::InFile { path: path.display().to_string(), source: Box::new(e) })
     }
 
     /// The mixed level drawing from all levels (paper: 11).

@@ -58,18 +58,25 @@ pub fn parse_problem<W: World>(world: &W, v: &Value, plus: bool) -> Result<Probl
         world.parse_state(v).map_err(|e| InputError::new(format!("`{key}`: {e}")))
     };
     let problem = Problem { start: state("start")?, goal: state("goal")? };
+    check_problem(world, &problem, plus)?;
+    Ok(problem)
+}
+
+/// Whether the model can be run on a user's problem: the goal is reachable from the start, and
+/// the model's breadth-first search finds it within [`MAX_INPUT_EXPANSIONS`] expansions.
+pub fn check_problem<W: World>(world: &W, problem: &Problem<W::State>, plus: bool) -> Result<(), InputError> {
     match distance(world, &problem.start, &problem.goal, MAX_REACHABLE_STATES) {
         Reach::Distance(_) => {}
         Reach::Unreachable => return Err(InputError::new("the goal cannot be reached from the start")),
         Reach::TooLarge => return Err(InputError::new("the world has too many states to check")),
     }
-    if SearchTree::find(world, &problem, plus, MAX_INPUT_EXPANSIONS).1.is_none() {
+    if SearchTree::find(world, problem, plus, MAX_INPUT_EXPANSIONS).1.is_none() {
         return Err(InputError::new(format!(
             "the goal is too far: breadth-first search without duplicate elimination needs more than \
              {MAX_INPUT_EXPANSIONS} expansions"
         )));
     }
-    Ok(problem)
+    Ok(())
 }
 
 /// A plan's actions by the world's names ([`World::action_names`]); `"?"` where no action joins

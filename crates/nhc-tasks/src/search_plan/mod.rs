@@ -34,7 +34,8 @@ pub mod tree;
 pub mod world;
 
 pub use maps::{
-    MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Reach, action_names, distance, parse_problem, plan_text,
+    MAX_INPUT_EXPANSIONS, MAX_REACHABLE_STATES, Reach, action_names, check_problem, distance, parse_problem,
+    plan_text,
 };
 pub use modules::{SearchModules, config};
 pub use sampler::{EXACT_ATTEMPTS, sample_problem};
