@@ -203,7 +203,7 @@ impl Model {
     ) -> PyResult<Problem<Obj>> {
         let (plus, _) = self.world_flags()?;
         let problem = Problem { start: Obj::new(start), goal: Obj::new(goal) };
-        let calls = Calls::begin(Place::Preparing);
+        let calls = Calls::begin(Place::Checking);
         let checked = check_problem(world, &problem, plus);
         calls.check()?;
         checked.map_err(value_error)?;

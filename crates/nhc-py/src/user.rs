@@ -29,6 +29,8 @@ pub enum Place {
     /// Drawing sample `index` of level `level` (the sampler, then the expected trace and the
     /// reference).
     Drawing { level: usize, index: u64 },
+    /// Checking that a problem's goal can be reached.
+    Checking,
     /// Building the expected trace and the reference of the input.
     Preparing,
     /// At a step of the model's run (`step` is set by the run).
@@ -92,6 +94,7 @@ impl Calls {
     fn where_now() -> String {
         match PLACE.with(Cell::get) {
             Place::Drawing { level, index } => format!("while drawing sample {index} of level {level}"),
+            Place::Checking => "while checking that the goal can be reached".to_string(),
             Place::Preparing => "while computing the expected trace and the reference".to_string(),
             Place::Running => format!("at model step {}", STEP.with(Cell::get)),
             Place::Scoring { index } => format!("while the model ran on sample {index}"),
