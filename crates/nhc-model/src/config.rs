@@ -37,6 +37,46 @@ pub struct Config {
     /// `controller` is the LSTM's hidden size). Absent in model files of the NHC's memory.
     #[serde(default, skip_serializing_if = "MemoryKind::is_nhc")]
     pub memory: MemoryKind,
+    /// How a write joins the temporal list and what a free leaves of it (docs/DESIGN.md,
+    /// "Temporal links"). Absent in model files written before the choice existed: [`Links::Tail`].
+    #[serde(default)]
+    pub links: Links,
+}
+
+/// The temporal-linkage convention of the NHC's memory (paper, Methods, "Head Locations":
+/// `L_t = L_{t−1} ∘ (1 − w_{t−1}) + w̃_t w_{t−1}`, and "when a location is freed […] the location
+/// is removed from the linkage such that it remains a linked list"). The three agree while
+/// nothing is freed; they differ in what a write links from after a free.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Links {
+    /// A write links from the last location of its head's list that is still in use (the list's
+    /// tail), and starts with no successor. A freed location is spliced out. The list of used
+    /// locations is always one chain, whatever is freed.
+    #[default]
+    Tail,
+    /// The formula as printed: a write links from the location its head wrote at `t−1`, in use
+    /// or freed (a self-link when the allocator reuses it); the written location keeps the
+    /// successor it had. A freed location is spliced out.
+    Formula,
+    /// The formula's link from the location written at `t−1`, read with the sentence on freeing:
+    /// a freed location has left the linkage, so a write after it has no predecessor. A write
+    /// starts with no successor, a freed location is spliced out.
+    Removed,
+}
+
+impl Links {
+    /// Every convention, in the order of the docs.
+    pub const ALL: [Links; 3] = [Links::Tail, Links::Formula, Links::Removed];
+
+    /// The name in configs and model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Links::Tail => "tail",
+            Links::Formula => "formula",
+            Links::Removed => "removed",
+        }
+    }
 }
 
 /// The memory behind the algorithmic modules.
@@ -93,6 +133,7 @@ impl Config {
         previous_update: true,
         ancestry: true,
         memory: MemoryKind::Nhc,
+        links: Links::Tail,
     };
 
     /// Checks the sizes once, at the edge (a config from a model file is checked here).

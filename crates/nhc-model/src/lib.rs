@@ -22,7 +22,7 @@ pub mod policy;
 pub mod score;
 pub mod variant;
 
-pub use config::{Config, ConfigError, MemoryKind, ReadMode};
+pub use config::{Config, ConfigError, Links, MemoryKind, ReadMode};
 pub use dnc::{DncDecision, DncLayout, DncLearned, DncMemory};
 pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
 pub use memory::{Memory, MemoryDecision, MemoryModule};

@@ -5,7 +5,7 @@
 //! Every operation touches O(heads) locations; nothing scans the memory. The one exception is a
 //! free that re-attaches a location's ancestry children to its parent: it costs O(children).
 
-use crate::config::{Config, ReadMode};
+use crate::config::{Config, Links, ReadMode};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -207,9 +207,13 @@ pub struct Memory<D> {
     stamp: Vec<u64>,
     /// Write head that last wrote each location.
     writer: Vec<u8>,
+    links: Links,
     next: Vec<Vec<u32>>,
     prev: Vec<Vec<u32>>,
+    /// Last location of each write head's list still in use.
     tail: Vec<u32>,
+    /// Location each write head wrote at `t−1`, in use or not (`Links::Formula`, `Links::Removed`).
+    last: Vec<u32>,
     /// Ancestry trees, index `i * h_r + j`; empty without ancestry linkage.
     trees: Vec<Tree>,
     read_prev: Vec<u32>,
@@ -241,9 +245,11 @@ impl<D: Clone + Default> Memory<D> {
             free: BinaryHeap::new(),
             stamp: Vec::new(),
             writer: Vec::new(),
+            links: c.links,
             next: vec![Vec::new(); c.write_heads],
             prev: vec![Vec::new(); c.write_heads],
             tail: vec![NONE; c.write_heads],
+            last: vec![NONE; c.write_heads],
             trees: vec![Tree::default(); trees],
             read_prev: vec![0; c.read_heads],
             read_now: vec![0; c.read_heads],
@@ -264,6 +270,7 @@ impl<D: Clone + Default> Memory<D> {
             self.next[i].clear();
             self.prev[i].clear();
             self.tail[i] = NONE;
+            self.last[i] = NONE;
         }
         for t in &mut self.trees {
             t.parent.clear();
@@ -329,6 +336,10 @@ impl<D: Clone + Default> Memory<D> {
     /// after its temporal tail and under each read head's previous location (SPEC §2 step 4b).
     fn write(&mut self, d_i: &D, dec: &MemoryDecision) {
         let c = self.word;
+        let mut from = [NONE; crate::config::MAX_WRITE_HEADS];
+        for (i, f) in from.iter_mut().enumerate().take(self.write_heads) {
+            *f = self.link_source(i);
+        }
         for i in 0..self.write_heads {
             let w = self.allocate();
             let wu = w as usize;
@@ -339,16 +350,7 @@ impl<D: Clone + Default> Memory<D> {
             self.writer[wu] = i as u8;
             self.control[wu * c..(wu + 1) * c].copy_from_slice(&dec.write[i * c..(i + 1) * c]);
             self.data[wu] = d_i.clone();
-            for h in 0..self.write_heads {
-                self.next[h][wu] = NONE;
-                self.prev[h][wu] = NONE;
-            }
-            let tail = self.tail[i];
-            if tail != NONE {
-                self.next[i][tail as usize] = w;
-            }
-            self.prev[i][wu] = tail;
-            self.tail[i] = w;
+            self.link(i, w, from[i]);
             // A reused location may still hold links in any head's trees (e.g. its parent).
             for t in &mut self.trees {
                 t.parent[wu] = NONE;
@@ -366,6 +368,34 @@ impl<D: Clone + Default> Memory<D> {
                 }
             }
         }
+    }
+
+    /// The location head i's next write links from ([`Links`]), as the step starts.
+    fn link_source(&self, i: usize) -> u32 {
+        let last = self.last[i];
+        match self.links {
+            Links::Tail => self.tail[i],
+            Links::Formula => last,
+            Links::Removed if last != NONE && self.used[last as usize] => last,
+            Links::Removed => NONE,
+        }
+    }
+
+    /// Joins `w`, just written by head i, to head i's temporal list after `from`.
+    fn link(&mut self, i: usize, w: u32, from: u32) {
+        let wu = w as usize;
+        if self.links != Links::Formula {
+            for h in 0..self.write_heads {
+                self.next[h][wu] = NONE;
+                self.prev[h][wu] = NONE;
+            }
+        }
+        if from != NONE {
+            self.next[i][from as usize] = w;
+        }
+        self.prev[i][wu] = from;
+        self.tail[i] = w;
+        self.last[i] = w;
     }
 
     /// Moves each read head by its mode; a missing link leaves it in place (SPEC §3).
@@ -412,14 +442,16 @@ impl<D: Clone + Default> Memory<D> {
         self.free.push(Reverse(x));
         let i = self.writer[xu] as usize;
         let (p, n) = (self.prev[i][xu], self.next[i][xu]);
-        if p != NONE {
+        // Under `Links::Formula` a neighbour's link may already point elsewhere (or be a
+        // self-link): only links that still lead to `x` are rejoined.
+        if p != NONE && p != x && self.next[i][p as usize] == x {
             self.next[i][p as usize] = n;
         }
-        if n != NONE {
+        if n != NONE && n != x && self.prev[i][n as usize] == x {
             self.prev[i][n as usize] = p;
         }
         if self.tail[i] == x {
-            self.tail[i] = p;
+            self.tail[i] = if p == x { NONE } else { p };
         }
         // `x` is a child only in its writer's trees, but a parent in any head's trees.
         for t in &mut self.trees {
@@ -493,11 +525,15 @@ impl<D: Clone + Default> Memory<D> {
         }
         out
     }
-    /// Write head i's temporal list from its first to its last location.
+    /// Write head i's temporal list from its first to its last location: the chain of
+    /// predecessors of its newest location in use, up to a location without one (or, under
+    /// `Links::Formula`, up to a location already listed).
     pub fn temporal_list(&self, i: usize) -> Vec<usize> {
         let mut out = Vec::new();
+        let mut seen = vec![false; self.used.len()];
         let mut k = self.tail[i];
-        while k != NONE {
+        while k != NONE && !seen[k as usize] {
+            seen[k as usize] = true;
             out.push(k as usize);
             k = self.prev[i][k as usize];
         }

@@ -21,6 +21,7 @@ fn config(read_heads: usize, write_heads: usize, ancestry: bool) -> Config {
         previous_update: true,
         ancestry,
         memory: nhc_model::MemoryKind::Nhc,
+        links: nhc_model::Links::Tail,
     }
 }
 

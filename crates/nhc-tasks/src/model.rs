@@ -110,7 +110,8 @@ impl ModelFile {
                 found: algorithm,
             });
         }
-        let config = expected.model(file.variant);
+        // A model runs with the linkage convention it was trained with.
+        let config = Config { links: file.config.links, ..expected.model(file.variant) };
         if file.config != config {
             let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
             return Err(ModelError::ConfigMismatch {

@@ -347,13 +347,13 @@ fn config_is_the_papers() {
     for plus in [false, true] {
         let c = config(plus);
         assert_eq!((c.controller, c.word, c.write_heads, c.read_heads, c.ops), (6, 4, 1, 1, 5));
-        assert!(c.bus_feedback && c.previous_update && c.ancestry && !c.free_gates);
+        assert!(!c.bus_feedback && c.previous_update && c.ancestry && !c.free_gates);
         assert_eq!(c.alu_feedback, 3);
         let n = nhc_model::Layout::new(&c).len();
         assert!((300..=650).contains(&n), "paper: 300–650 parameters, got {n}");
     }
-    assert_eq!(nhc_model::Layout::new(&config(false)).len(), 375);
-    assert_eq!(nhc_model::Layout::new(&config(true)).len(), 447);
+    assert_eq!(nhc_model::Layout::new(&config(false)).len(), 345);
+    assert_eq!(nhc_model::Layout::new(&config(true)).len(), 417);
 }
 
 // ---- user input ----

@@ -456,17 +456,23 @@ fn samplers_draw_level_sized_problems() {
     assert!(lengths[1..].iter().all(|&n| n > 70), "every digit count 1–20 occurs: {lengths:?}");
     assert!(over_u64 > 0, "some numbers need a digit string in JSON");
 
-    // duplicated: ℓ runs of ℓ equal numbers, consecutive runs different (as with 6-bit objects).
+    // duplicated: n runs of ℓ equal numbers, n uniform in 1..=ℓ, consecutive runs different (as
+    // with 6-bit objects); repeatCopy: n objects, ℓ passes.
     for level in [1, 2, 5, 11, 30] {
-        for i in 0..20 {
+        let mut counts = vec![0; level + 1];
+        for i in 0..20 * level as u64 {
             let s = Duplicated(Decimals).sample(level, &mut sample_rng(4, level, i));
-            assert_eq!(s.items.len(), level * level);
+            assert_eq!(s.items.len() % level, 0);
+            counts[s.items.len() / level] += 1;
+            let r = RepeatCopy(Decimals).sample(level, &mut sample_rng(4, level, i));
+            assert!((1..=level).contains(&r.items.len()) && r.passes == level);
             let runs: Vec<&[Natural]> = s.items.chunks(level).collect();
             for (k, run) in runs.iter().enumerate() {
                 assert!(run.iter().all(|x| *x == run[0]));
                 assert!(k == 0 || runs[k - 1][0] != run[0], "consecutive runs differ");
             }
         }
+        assert!(counts[0] == 0 && counts[1..].iter().all(|&c| c > 0), "every count 1..=ℓ: {counts:?}");
     }
     assert_eq!(RepeatCopy(Decimals).sample(4, &mut sample_rng(0, 4, 0)).passes, 4);
 

@@ -1,6 +1,7 @@
 //! Training hyperparameters (SPEC §6–§7), loadable from TOML.
 
 use crate::nes::{NesParams, Step};
+use nhc_model::Links;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -81,6 +82,10 @@ pub struct TrainConfig {
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
+    /// The memory's temporal-linkage convention (docs/DESIGN.md, "Temporal links"); default
+    /// the project's reading of the paper, [`nhc_model::Config::PAPER`]. Recorded in the model
+    /// file, so a model runs with the convention it was trained with.
+    pub links: Links,
 }
 
 impl Default for TrainConfig {
@@ -108,6 +113,7 @@ impl Default for TrainConfig {
             mirrored: true,
             check_level: 0,
             check_samples: 200,
+            links: nhc_model::Config::PAPER.links,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! duplicated: ℓ objects, consecutive ones different, each presented ℓ times in a row; output
-//! each once, in order (SPEC §9). Solved by [`ForwardScript`] with repeats freed on writing.
+//! duplicated: n objects, n uniform in 1..=ℓ ([`object_count`]), consecutive ones different,
+//! each presented ℓ times in a row; output each once, in order (paper, "Copy, RepeatCopy,
+//! Reverse, Duplicated": the level is the number of duplicates). Solved by [`ForwardScript`] with repeats freed on writing.
 
 use super::copy::ForwardScript;
 use super::*;
@@ -18,8 +19,9 @@ impl<O: Objects> Task for Duplicated<O> {
     sequence_task!(DUPLICATED, SignalSet::FirstRepeat, |l| l.saturating_mul(l), |_| 1);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
-        let mut distinct: Vec<O::Object> = Vec::with_capacity(level);
-        while distinct.len() < level {
+        let n = object_count(level, rng);
+        let mut distinct: Vec<O::Object> = Vec::with_capacity(n);
+        while distinct.len() < n {
             let x = self.0.random(rng);
             if distinct.last() != Some(&x) {
                 distinct.push(x);

@@ -235,6 +235,15 @@ pub fn steps(items: u64, passes: u64) -> u64 {
     items.saturating_add(passes.saturating_mul(items.saturating_add(1))).saturating_add(1)
 }
 
+/// How many objects a repeatCopy or duplicated sample of `level` holds: uniform in 1..=level.
+/// The paper makes the level the number of copies (duplicates) and leaves the object count open;
+/// drawing it keeps one level from being a single control pattern (docs/DESIGN.md, "Copy
+/// family").
+pub fn object_count(level: usize, rng: &mut SampleRng) -> usize {
+    use rand::RngExt;
+    rng.random_range(1..=level.max(1))
+}
+
 /// `n` random objects of domain `o`.
 pub fn random_objects<O: Objects>(o: &O, n: usize, rng: &mut SampleRng) -> Vec<O::Object> {
     (0..n).map(|_| o.random(rng)).collect()

@@ -1,5 +1,6 @@
-//! repeatCopy: output the ℓ objects ℓ times (user input: any number of copies); `M` ends each
-//! pass and the Input stops after the last one (SPEC §9).
+//! repeatCopy: output n objects ℓ times, n uniform in 1..=ℓ ([`object_count`]; user input: any
+//! list, any number of copies); `M` ends each pass and the Input stops after the last one
+//! (paper, "Copy, RepeatCopy, Reverse, Duplicated": the level is the number of copies).
 //!
 //! Scripted solution: during the presentation the read head stays on the first object (H1), so
 //! every object's ancestry parent is the first object. A pass starts with P1 (back to the
@@ -21,7 +22,8 @@ impl<O: Objects> Task for RepeatCopy<O> {
     sequence_task!(REPEAT_COPY, SignalSet::FirstInnerLast, |l| l, |l| l);
 
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
-        Sequence { items: random_objects(&self.0, level, rng), passes: level }
+        let n = object_count(level, rng);
+        Sequence { items: random_objects(&self.0, n, rng), passes: level }
     }
     fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
         trace(s.items.len(), &vec![s.items.as_slice(); s.passes])

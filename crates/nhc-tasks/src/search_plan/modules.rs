@@ -7,8 +7,9 @@ use nhc_model::{Config, DataModules, Signals};
 
 /// The config of the family: L_C = 6, C = 4, h_w = h_r = 1, L_B = 5 (U R D L N); c_ic = c_ib =
 /// c_p (4), c_im = c_p or, for search+/plan+, [a; c_p] (8); ALU feedback on (|c_a| = 3); Bus
-/// feedback on (c_b_{t−1} names the action just applied, which c_a does not); free gates off
-/// (paper); previous update and ancestry on (paper: both are needed for search and plan).
+/// feedback off (the paper activates only the ALU feedback, so which actions a node has had must
+/// be kept in memory, by the previous update); free gates off (paper); previous update and
+/// ancestry on (paper: both are needed for search and plan).
 pub const fn config(plus: bool) -> Config {
     Config {
         input_controller: 4,
@@ -16,7 +17,7 @@ pub const fn config(plus: bool) -> Config {
         input_bus: 4,
         ops: 5,
         alu_feedback: 3,
-        bus_feedback: true,
+        bus_feedback: false,
         ..Config::PAPER
     }
 }
