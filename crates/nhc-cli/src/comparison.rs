@@ -131,15 +131,22 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         writeln!(md)?;
     }
 
-    // The learning-curve comparison: one panel per task, one line per model.
+    // The learning-curve comparison: one panel per task, one line per model. The metrics also
+    // give the lineages of runs whose summary predates their record.
     let mut panels: Vec<(String, Vec<crate::plots::Curves>)> = Vec::new();
+    let mut from_metrics: Vec<Option<Vec<nhc_train::Lineage>>> = vec![None; runs.len()];
     for task in &tasks {
         let mut curves = Vec::new();
         for &v in &variants {
             let mut fits = Vec::new();
-            for r in runs.iter().filter(|r| r.summary.variant == v && r.summary.task == *task) {
+            for (r, lineages) in runs.iter().zip(&mut from_metrics) {
+                if r.summary.variant != v || r.summary.task != *task {
+                    continue;
+                }
                 if let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) {
-                    fits.push(crate::plots::read_metrics(dir)?.fitness);
+                    let m = crate::plots::read_metrics(dir)?;
+                    fits.push(m.fitness);
+                    *lineages = Some(m.lineages);
                 }
             }
             if !fits.is_empty() {
@@ -179,11 +186,16 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             if earlier { format!(" The figure of an earlier report:\n\n{link}") } else { String::new() }
         )
     };
+    let with_metrics: Vec<(&SweepLine, Option<Vec<nhc_train::Lineage>>)> =
+        runs.iter().zip(from_metrics).collect();
+    let lineages = crate::report::lineage_table(&with_metrics)?;
     let text = format!(
         "# Table 1, every model\n\nMade by `nhc report {} --out {}` ({} runs). Each cell: ours, then \
-         *the paper's* (Table 1). iterations: learning iterations, median (to the quartiles); last level: \
+         *the paper's* (Table 1). iterations: learning iterations of all lineages (restarts included), median (to the \
+         quartiles; the paper does not say whether it counts all lineages or the surviving one, \
+         Lineages has both); last level: \
          last level learned ~ last level solved, medians (to the quartiles); level L: perfect runs ~ \
-         solved samples.\n\n{md}\n{figure}",
+         solved samples.\n\n{md}\n{lineages}{figure}",
         paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
         out.display(),
         runs.len()

@@ -2,7 +2,7 @@
 //! iterations, log x axis, one line per task), as SVG and PNG.
 
 use anyhow::{Context, Result, anyhow};
-use nhc_train::{MetricsLine, RunSummary};
+use nhc_train::{Ending, Lineage, MetricsLine, RunSummary};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -20,33 +20,16 @@ pub struct RunMetrics {
     pub lineages: Vec<Lineage>,
 }
 
-/// One lineage: θ from a (re)start to the next restart or the end of the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lineage {
-    pub learning_iterations: u64,
-    /// The level of its last iteration.
-    pub last_level: usize,
-    /// Its generalization check, if it reached one: (solved, samples).
-    pub check: Option<(u64, u64)>,
-    /// The run's last lineage, in a run whose summary.json says it finished.
-    pub ended_run: bool,
-}
-
-impl Lineage {
-    /// It solved the mixed level (and passed the check, when one ran).
-    pub fn finished(&self) -> bool {
-        match self.check {
-            Some((solved, samples)) => solved == samples,
-            None => self.ended_run,
-        }
-    }
-}
-
-/// Reads a run directory's metrics.jsonl.
+/// Reads a run directory's metrics.jsonl. Lineages: the iteration that restarts already counts
+/// the restart and still belongs to the old lineage; a lineage ends in a failed check, a passed
+/// one (finished), or a restart; the run's last one, when no restart ended it, finished or was
+/// cut by the cap as summary.json says, and is left out while the run has no summary.
 pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
     let text = nhc_tasks::limits::read_text(&path, "metrics file", 4 * nhc_tasks::limits::MAX_STATE_BYTES)?;
     let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
+    // Per lineage: learning iterations, level of its last iteration, its check passed or not.
+    let mut seen: Vec<(u64, usize, Option<bool>)> = Vec::new();
     let mut restarts = 0;
     for (i, l) in text.lines().enumerate() {
         let v: MetricsLine =
@@ -60,27 +43,34 @@ pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
         if updated && level > 0 {
             m.learning_per_level[level - 1] += 1;
         }
-        // The iteration that restarts already counts the restart; it ends the old lineage.
-        if m.lineages.len() <= restarts {
-            m.lineages.resize(
-                restarts + 1,
-                Lineage { learning_iterations: 0, last_level: level, check: None, ended_run: false },
-            );
+        if seen.len() <= restarts {
+            seen.resize(restarts + 1, (0, level, None));
         }
         restarts = v.restarts as usize;
-        if let Some(lin) = m.lineages.last_mut() {
-            lin.learning_iterations += u64::from(updated);
-            lin.last_level = level;
+        if let Some(lin) = seen.last_mut() {
+            lin.0 += u64::from(updated);
+            lin.1 = level;
             if let Some(c) = v.check {
-                lin.check = Some((c.solved as u64, c.samples as u64));
+                lin.2 = Some(c.passed());
             }
         }
     }
-    // Without a check, only the summary tells whether the last lineage solved the mixed level.
     let summary = std::fs::read_to_string(run.join("summary.json")).ok();
     let finished = summary.and_then(|t| serde_json::from_str::<RunSummary>(&t).ok()).map(|s| s.finished);
-    if let (Some(true), Some(last)) = (finished, m.lineages.last_mut()) {
-        last.ended_run = true;
+    let ongoing = seen.len() > restarts;
+    let last = seen.len().saturating_sub(1);
+    for (k, (learning_iterations, level, check)) in seen.into_iter().enumerate() {
+        let ending = match check {
+            Some(true) => Ending::Finished,
+            Some(false) => Ending::Check,
+            None if k < last || !ongoing => Ending::Restart,
+            None => match finished {
+                Some(true) => Ending::Finished,
+                Some(false) => Ending::Cap,
+                None => break,
+            },
+        };
+        m.lineages.push(Lineage { learning_iterations, level, ending });
     }
     Ok(m)
 }
@@ -453,6 +443,7 @@ mod tests {
             wall_seconds: 1.0,
             steps: 10,
             steps_per_second: 10.0,
+            lineages: None,
         };
         serde_json::to_string(&s).unwrap_or_default()
     }
@@ -473,25 +464,29 @@ mod tests {
         ];
         std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
         let m = read_metrics(dir.path())?;
-        let got: Vec<_> =
-            m.lineages.iter().map(|l| (l.learning_iterations, l.last_level, l.check, l.finished())).collect();
-        assert_eq!(got, vec![(2, 11, Some((3, 5)), false), (2, 2, None, false), (1, 11, Some((5, 5)), true)]);
+        let got: Vec<_> = m.lineages.iter().map(|l| (l.learning_iterations, l.level, l.ending)).collect();
+        assert_eq!(got, vec![(2, 11, Ending::Check), (2, 2, Ending::Restart), (1, 11, Ending::Finished)]);
         assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
         Ok(())
     }
 
-    /// Without a check, the last lineage finished exactly when the run's summary says so.
+    /// Without a check, the summary tells whether the last lineage finished or the cap cut it;
+    /// without a summary the run is under way and its last lineage is left out. A restart in
+    /// the last iteration (at the cap) ends the last lineage.
     #[test]
-    fn without_a_check_the_summary_tells_the_last_lineage_finished() -> Result<()> {
+    fn without_a_check_the_summary_tells_how_the_last_lineage_ended() -> Result<()> {
         let dir = tempfile::tempdir()?;
-        let lines = [line(0, true, 11, None), line(1, true, 11, None), line(1, false, 11, None)];
+        let lines = [line(0, true, 11, None), line(1, true, 3, None), line(1, false, 11, None)];
         std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        let finished = |m: &RunMetrics| m.lineages.iter().map(Lineage::finished).collect::<Vec<_>>();
-        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
+        let endings = |m: &RunMetrics| m.lineages.iter().map(|l| (l.level, l.ending)).collect::<Vec<_>>();
+        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart)]);
         std::fs::write(dir.path().join("summary.json"), summary(true))?;
-        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, true]);
+        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Finished)]);
         std::fs::write(dir.path().join("summary.json"), summary(false))?;
-        assert_eq!(finished(&read_metrics(dir.path())?), vec![false, false]);
+        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Cap)]);
+        let lines = [line(0, true, 1, None), line(1, true, 2, None)];
+        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
+        assert_eq!(endings(&read_metrics(dir.path())?), vec![(2, Ending::Restart)]);
         Ok(())
     }
 }

@@ -3,7 +3,9 @@
 
 use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
+use nhc_model::Variant;
 use nhc_tasks::model::write_atomic;
+use nhc_train::{Ending, Lineage};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -166,12 +168,13 @@ pub fn report(path: &Path) -> Result<String> {
     let mut figures = String::new();
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
     let mut spent: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
-    let mut lineages: Vec<(String, Vec<crate::plots::Lineage>)> = Vec::new();
-    for r in &runs {
+    let mut from_metrics: Vec<Option<Vec<Lineage>>> = vec![None; runs.len()];
+    for (r, lineages) in runs.iter().zip(&mut from_metrics) {
         let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
             continue;
         };
         let m = crate::plots::read_metrics(dir)?;
+        *lineages = Some(m.lineages);
         let task = &r.summary.task;
         match curves.iter_mut().find(|c| &c.task == task) {
             Some(c) => c.runs.push(m.fitness),
@@ -180,10 +183,6 @@ pub fn report(path: &Path) -> Result<String> {
         match spent.iter_mut().find(|p| &p.0 == task) {
             Some(p) => p.1.push(m.learning_per_level),
             None => spent.push((task.clone(), vec![m.learning_per_level])),
-        }
-        match lineages.iter_mut().find(|p| &p.0 == task) {
-            Some(p) => p.1.extend(m.lineages),
-            None => lineages.push((task.clone(), m.lineages)),
         }
     }
     if !curves.is_empty() {
@@ -238,12 +237,15 @@ pub fn report(path: &Path) -> Result<String> {
         }
         figures = format!("## Figures\n\n{figures}");
     }
-    let lineage_table = lineage_table(&lineages)?;
+    let with_metrics: Vec<(&Run, Option<Vec<Lineage>>)> = runs.iter().zip(from_metrics).collect();
+    let lineage_table = lineage_table(&with_metrics)?;
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let out = format!(
         "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
-         iterations that updated θ; a run that hit the cap counts with the cap. Perfect run: every \
-         sample of the level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
+         iterations that updated θ, over all lineages of a run (restarts included); a run that hit \
+         the cap counts with the cap. The paper does not say whether its Table 1 counts all \
+         lineages or only the surviving one; Lineages has both. Perfect run: every sample of the \
+         level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
          {figures}{lineage_table}## Runs\n\n{each}",
         runs.len()
     );
@@ -273,36 +275,112 @@ fn panels(curves: Vec<crate::plots::Curves>) -> Vec<(String, Vec<crate::plots::C
     out
 }
 
-/// Per task: the lineages (θ from one restart to the next), how many finished, and where the
-/// others stopped: the level at their restart (or the cap), or a failed generalization check.
-fn lineage_table(lineages: &[(String, Vec<crate::plots::Lineage>)]) -> Result<String> {
-    if lineages.is_empty() {
+/// A run's lineages: its summary's list, else those of its metrics.jsonl, else none.
+fn recorded<'a>(run: &'a (&'a SweepLine, Option<Vec<Lineage>>)) -> Option<(&'a SweepLine, &'a [Lineage])> {
+    let (r, from_metrics) = run;
+    r.summary.lineages.as_deref().or(from_metrics.as_deref()).map(|l| (*r, l))
+}
+
+/// The lineage table of `runs`, each given with the lineages of its metrics.jsonl when the run
+/// directory is at hand: per model (a column when there are several) and task, the lineages, how
+/// many finished, where the others stopped, and the learning cost of a run counted over its
+/// surviving lineage and over all its lineages, beside the paper's. Runs whose lineages are not
+/// [`recorded`] are counted as such, never guessed.
+pub fn lineage_table(runs: &[(&SweepLine, Option<Vec<Lineage>>)]) -> Result<String> {
+    let names = nhc_tasks::names();
+    let mut groups: Vec<(Variant, &str)> =
+        runs.iter().map(|(r, _)| (r.summary.variant, r.summary.task.as_str())).collect();
+    let order = |v: &Variant| Variant::ALL.iter().position(|x| x == v);
+    groups.sort_by_key(|(v, t)| (order(v), names.iter().position(|n| n == t).unwrap_or(usize::MAX), *t));
+    groups.dedup();
+    if groups.is_empty() {
         return Ok(String::new());
     }
+    let by_model = groups.iter().any(|g| g.0 != groups[0].0);
     let mut t = String::from(
-        "## Lineages\n\nA lineage is θ from a (re)start to the next restart or the end of the run. \
-         Not finished: the level it stopped at (the restart after `restart_after` learning \
-         iterations on it, or the cap), or a failed generalization check.\n\n| task | lineages | finished | learning \
-         iterations of a finished lineage, median | not finished: level (count) |\n|---|---:|---:|---:|---|\n",
+        "## Lineages\n\nA lineage is θ from a (re)start to the next restart or the end of the run. ",
     );
-    for (task, all) in lineages {
+    if runs.iter().all(|r| recorded(r).is_none()) {
+        let what =
+            if runs.len() == 1 { "the run".to_string() } else { format!("any of the {} runs", runs.len()) };
+        writeln!(
+            t,
+            "Not recorded for {what}: the summaries predate the lineage record and the run \
+             directories (metrics.jsonl) are not at hand.\n"
+        )?;
+        return Ok(t);
+    }
+    t.push_str(
+        "Not finished: the level it stopped at when `restart_after` learning iterations on it \
+         restarted the run, `check` for a failed generalization check, `cap` for the lineage the \
+         cap on learning iterations ended. The learning cost of a run, counted two ways: the \
+         learning iterations of its surviving (last) lineage only, and those of all its lineages \
+         (restarts included: the run's learning iterations, as in the tables above), both over \
+         the runs counted here. The paper's Table 1 (\"iterations\", in the last column) does not \
+         say which of the two it reports. A run's lineages come from its summary.json or, for a \
+         summary older than that record, from its metrics.jsonl where the run directory is at \
+         hand; runs with neither are not recorded (runs \"12 of 15\": 3 not recorded).\n\n",
+    );
+    let model_head = if by_model { ("| model ", "|---") } else { ("", "") };
+    writeln!(
+        t,
+        "{}| task | runs | lineages | finished | learning iterations of a finished lineage, median | \
+         not finished: level (count) | learning iterations, surviving lineage, median (to quartiles) | \
+         learning iterations, all lineages, median (to quartiles) | paper |",
+        model_head.0
+    )?;
+    writeln!(t, "{}|---|---:|---:|---:|---:|---|---|---|---|", model_head.1)?;
+    for (variant, task) in groups {
+        let model = crate::comparison::model_name(variant);
+        let of_task: Vec<_> =
+            runs.iter().filter(|(r, _)| r.summary.variant == variant && r.summary.task == task).collect();
+        let counted: Vec<(&SweepLine, &[Lineage])> = of_task.iter().copied().filter_map(recorded).collect();
+        let all: Vec<&Lineage> = counted.iter().flat_map(|(_, l)| l.iter()).collect();
         let mut done: Vec<f64> =
             all.iter().filter(|l| l.finished()).map(|l| l.learning_iterations as f64).collect();
         done.sort_by(f64::total_cmp);
         let mut stopped = std::collections::BTreeMap::new();
-        let mut failed_checks = 0;
-        for l in all.iter().filter(|l| !l.finished()) {
-            match l.check {
-                Some(_) => failed_checks += 1,
-                None => *stopped.entry(l.last_level).or_insert(0) += 1,
+        let (mut checks, mut caps) = (0, 0);
+        for l in &all {
+            match l.ending {
+                Ending::Finished => {}
+                Ending::Restart => *stopped.entry(l.level).or_insert(0) += 1,
+                Ending::Check => checks += 1,
+                Ending::Cap => caps += 1,
             }
         }
         let mut where_: Vec<String> = stopped.iter().map(|(l, n)| format!("{l}: {n}")).collect();
-        if failed_checks > 0 {
-            where_.push(format!("check: {failed_checks}"));
+        for (name, n) in [("check", checks), ("cap", caps)] {
+            if n > 0 {
+                where_.push(format!("{name}: {n}"));
+            }
+        }
+        if where_.is_empty() {
+            where_.push("–".into());
         }
         let median = if done.is_empty() { "–".to_string() } else { format!("{:.0}", quantile(&done, 0.5)) };
-        writeln!(t, "| {task} | {} | {} | {median} | {} |", all.len(), done.len(), where_.join(", "))?;
+        let surviving: Vec<f64> =
+            counted.iter().filter_map(|(_, l)| l.last()).map(|l| l.learning_iterations as f64).collect();
+        let every: Vec<f64> = counted.iter().map(|(r, _)| r.summary.learning_iterations as f64).collect();
+        let iqr = |v: Vec<f64>| if v.is_empty() { "–".to_string() } else { median_iqr(v) };
+        let runs_cell = if counted.len() == of_task.len() {
+            of_task.len().to_string()
+        } else {
+            format!("{} of {}", counted.len(), of_task.len())
+        };
+        if by_model {
+            write!(t, "| {model} ")?;
+        }
+        writeln!(
+            t,
+            "| {task} | {runs_cell} | {} | {} | {median} | {} | {} | {} | {} |",
+            all.len(),
+            done.len(),
+            where_.join(", "),
+            iqr(surviving),
+            iqr(every),
+            crate::comparison::paper(model, "iterations", task),
+        )?;
     }
     t.push('\n');
     Ok(t)
@@ -336,6 +414,78 @@ mod tests {
         assert_eq!((quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)), (2.0, 3.0, 4.0));
         assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
         assert_eq!(median_iqr(vec![10.0, 1.0, 4.0, 3.0, 2.0]), "3 (−1, +1)");
+    }
+
+    /// A sweep line of `task` (as `variant`) whose summary has `learning_iterations` and,
+    /// when given, `lineages` as (learning iterations, level, ending).
+    fn run_line(task: &str, variant: &str, learning: u64, lineages: Option<&[(u64, usize, &str)]>) -> String {
+        let mut summary = serde_json::json!({
+            "task": task, "variant": variant, "seed": 1, "iterations": 2 * learning,
+            "learning_iterations": learning, "last_level_learned": 2, "last_level_solved": 11,
+            "restarts": 0, "finished": true, "wall_seconds": 1.0,
+        });
+        if let Some(ls) = lineages {
+            summary["lineages"] = ls
+                .iter()
+                .map(|(n, level, ending)| {
+                    serde_json::json!({"learning_iterations": n, "level": level, "ending": ending})
+                })
+                .collect();
+        }
+        serde_json::json!({ "summary": summary, "eval": {} }).to_string()
+    }
+
+    /// The lineage table from a sweep file alone, against numbers counted by hand: copy has
+    /// three runs with lineages and one older run without (not recorded), reverse one run.
+    #[test]
+    fn the_lineage_table_comes_from_the_sweep_file() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let lines = [
+            // Surviving lineage 40 of 96 in all.
+            run_line(
+                "copy",
+                "nhc",
+                96,
+                Some(&[(20, 1, "restart"), (36, 2, "restart"), (40, 11, "finished")]),
+            ),
+            // Surviving 30 of 80: a failed check, then a finished lineage.
+            run_line("copy", "nhc", 80, Some(&[(50, 11, "check"), (30, 11, "finished")])),
+            // Surviving 60 of 100: two restarts, then the cap.
+            run_line("copy", "nhc", 100, Some(&[(20, 1, "restart"), (20, 3, "restart"), (60, 3, "cap")])),
+            run_line("copy", "nhc", 70, None),
+            run_line("reverse", "nhc", 10, Some(&[(10, 11, "finished")])),
+        ];
+        let file = dir.path().join("sweep.jsonl");
+        std::fs::write(&file, lines.join("\n"))?;
+        let md = report(&file)?;
+        assert_eq!(std::fs::read_to_string(dir.path().join("sweep.md"))?, md);
+        // copy: lineages 3 + 2 + 3 = 8, finished 2 (40 and 30: median 35); restarts at levels 1,
+        // 2, 1, 3; one check, one cap. Surviving 30, 40, 60: median 40, quartiles 35 and 50.
+        // All lineages 80, 96, 100: median 96, quartiles 88 and 98. Paper: Table 1's NHC copy.
+        let copy = "| copy | 3 of 4 | 8 | 2 | 35 | 1: 2, 2: 1, 3: 1, check: 1, cap: 1 | 40 (−5, +10) | \
+                    96 (−8, +2) | 814 (−319, +291) |";
+        let reverse = "| reverse | 1 | 1 | 1 | 10 | – | 10 (−0, +0) | 10 (−0, +0) | 781 (−192, +678) |";
+        let table: Vec<&str> = md.lines().skip_while(|l| !l.starts_with("## Lineages")).collect();
+        assert!(table.contains(&copy), "{md}");
+        assert!(table.contains(&reverse), "{md}");
+        assert!(md.contains("does not say which of the two it reports"));
+
+        // Several models: a model column, each model beside its own paper numbers.
+        let anc = run_line("copy", "nhc-anc", 50, Some(&[(50, 11, "finished")]));
+        std::fs::write(&file, [lines[4].as_str(), &anc].join("\n"))?;
+        let md = report(&file)?;
+        let paper = crate::comparison::paper("NHC-anc", "iterations", "copy");
+        assert_ne!(paper, "–");
+        let want = format!("| NHC-anc | copy | 1 | 1 | 1 | 50 | – | 50 (−0, +0) | 50 (−0, +0) | {paper} |");
+        assert!(md.contains(&want), "{md}");
+        assert!(md.contains("| NHC | reverse | 1 |"), "{md}");
+
+        // An older sweep: no lineages anywhere, said in a sentence instead of an empty table.
+        std::fs::write(&file, lines[3].as_str())?;
+        let md = report(&file)?;
+        assert!(md.contains("Not recorded for the run:"), "{md}");
+        assert!(!md.contains("| task | runs | lineages"), "{md}");
+        Ok(())
     }
 
     #[test]

@@ -340,7 +340,7 @@ impl<D: Clone + Default> Memory<D> {
         for (i, f) in from.iter_mut().enumerate().take(self.write_heads) {
             *f = self.link_source(i);
         }
-        for i in 0..self.write_heads {
+        for (i, &source) in from.iter().enumerate().take(self.write_heads) {
             let w = self.allocate();
             let wu = w as usize;
             self.written[i] = w;
@@ -350,7 +350,7 @@ impl<D: Clone + Default> Memory<D> {
             self.writer[wu] = i as u8;
             self.control[wu * c..(wu + 1) * c].copy_from_slice(&dec.write[i * c..(i + 1) * c]);
             self.data[wu] = d_i.clone();
-            self.link(i, w, from[i]);
+            self.link(i, w, source);
             // A reused location may still hold links in any head's trees (e.g. its parent).
             for t in &mut self.trees {
                 t.parent[wu] = NONE;

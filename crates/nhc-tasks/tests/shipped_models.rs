@@ -113,7 +113,8 @@ fn sort_handles_one_equal_sorted_and_reversed_lists() {
     let model = shipped("sort");
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     let random: Vec<u32> = (0..300).map(|_| rng.random_range(0..256)).collect();
-    let lists = [vec![200], vec![17; 40], (0..100).collect(), (0..100).rev().collect(), vec![255, 0, 255, 0], random];
+    let lists =
+        [vec![200], vec![17; 40], (0..100).collect(), (0..100).rev().collect(), vec![255, 0, 255, 0], random];
     let mut failed = Vec::new();
     for items in lists {
         let mut expected = items.clone();

@@ -2,6 +2,7 @@
 //! (SPEC §7).
 
 use crate::config::TrainConfig;
+use crate::records::Lineage;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -87,6 +88,10 @@ pub struct Curriculum {
     /// Level L+1 solved.
     pub finished: bool,
     pub bad: BadMemories,
+    /// The lineages ended by a restart so far, in order; a restart keeps them (absent in older
+    /// checkpoints: empty).
+    #[serde(default)]
+    pub ended_lineages: Vec<Lineage>,
 }
 
 impl Curriculum {
@@ -100,6 +105,7 @@ impl Curriculum {
             last_solved: 0,
             finished: false,
             bad: BadMemories::new(config.bad_memories),
+            ended_lineages: Vec::new(),
         }
     }
 
@@ -179,9 +185,10 @@ impl Curriculum {
         !self.finished && self.iterations_on_level >= config.restart_after
     }
 
-    /// Back to level 1 with empty bad memories (a restart, SPEC §6).
+    /// Back to level 1 with empty bad memories (a restart, SPEC §6); the ended lineages stay.
     pub fn reset(&mut self, config: &TrainConfig) {
-        *self = Curriculum::new(config);
+        let ended_lineages = std::mem::take(&mut self.ended_lineages);
+        *self = Curriculum { ended_lineages, ..Curriculum::new(config) };
     }
 }
 

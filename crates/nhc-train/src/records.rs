@@ -1,6 +1,6 @@
 //! What a run records, as types: one [`IterationLog`] per iteration (a line of `metrics.jsonl`
-//! as [`MetricsLine`]), the run's [`Summary`] (as `summary.json`, [`RunSummary`]). Reports read
-//! them back as these types.
+//! as [`MetricsLine`]), the run's [`Summary`] (as `summary.json`, [`RunSummary`]) and its
+//! [`Lineage`]s. Reports read them back as these types.
 
 use crate::check::CheckLog;
 use nhc_model::{Config, Variant};
@@ -101,6 +101,36 @@ impl MetricsLine {
     }
 }
 
+/// How a lineage (θ from a (re)start to the next restart or the end of the run) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ending {
+    /// It solved the mixed level (and passed the generalization check, when one is configured).
+    Finished,
+    /// `restart_after` learning iterations on one level without solving it.
+    Restart,
+    /// It solved the mixed level but failed the generalization check.
+    Check,
+    /// The run reached `max_iterations` learning iterations in this lineage.
+    Cap,
+}
+
+/// One lineage of a run: θ from a (re)start to the next restart or the end of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lineage {
+    /// The learning iterations it used (the iteration that restarts it included).
+    pub learning_iterations: u64,
+    /// The curriculum level it was on when it ended (L+1 = mixed).
+    pub level: usize,
+    pub ending: Ending,
+}
+
+impl Lineage {
+    pub fn finished(&self) -> bool {
+        self.ending == Ending::Finished
+    }
+}
+
 /// Per-run report (SPEC §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
@@ -156,4 +186,9 @@ pub struct RunSummary {
     pub steps: u64,
     #[serde(default)]
     pub steps_per_second: f64,
+    /// Every lineage of the run in order; their learning iterations add up to
+    /// `learning_iterations`, and the last one is the lineage that survived. Absent in older
+    /// summaries, and in runs resumed from a checkpoint that predates the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineages: Option<Vec<Lineage>>,
 }

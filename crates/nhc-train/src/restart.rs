@@ -3,6 +3,7 @@
 
 use crate::check::CheckLog;
 use crate::config::TrainConfig;
+use crate::records::{Ending, Lineage};
 use crate::trainer::TrainState;
 use nhc_model::{Config, Layout, MemoryKind, theta_len};
 use rand_chacha::ChaCha8Rng;
@@ -26,15 +27,29 @@ pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng)
     theta
 }
 
-/// Whether this iteration ends the current attempt: `restart_after` learning iterations on one
-/// level without solving it, or a failed generalization check.
-pub fn due(s: &TrainState, check: Option<&CheckLog>) -> bool {
-    s.curriculum.should_restart(&s.config) || check.is_some_and(|c| !c.passed())
+/// Whether this iteration ends the current lineage, and how: a failed generalization check, or
+/// `restart_after` learning iterations on one level without solving it.
+pub fn due(s: &TrainState, check: Option<&CheckLog>) -> Option<Ending> {
+    if check.is_some_and(|c| !c.passed()) {
+        Some(Ending::Check)
+    } else if s.curriculum.should_restart(&s.config) {
+        Some(Ending::Restart)
+    } else {
+        None
+    }
 }
 
-/// Starts over: a fresh θ from the run's generator, the curriculum back at level 1 with empty
-/// bad memories.
-pub fn restart(s: &mut TrainState, model: &Config) {
+/// Learning iterations of the current lineage: the run's, less those of the ended lineages.
+pub fn current_learning(s: &TrainState) -> u64 {
+    let ended: u64 = s.curriculum.ended_lineages.iter().map(|l| l.learning_iterations).sum();
+    s.learning_iterations.saturating_sub(ended)
+}
+
+/// Starts over: the current lineage is recorded as ended by `ending`, then a fresh θ from the
+/// run's generator, the curriculum back at level 1 with empty bad memories.
+pub fn restart(s: &mut TrainState, model: &Config, ending: Ending) {
+    let ended = Lineage { learning_iterations: current_learning(s), level: s.curriculum.level, ending };
+    s.curriculum.ended_lineages.push(ended);
     s.nes.theta = initial_theta(model, &s.config, &mut s.rng);
     s.curriculum.reset(&s.config);
     s.restarts += 1;

@@ -265,6 +265,7 @@ fn drive(
         wall_seconds: elapsed(&start),
         steps: state.steps,
         steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
+        lineages: trainer.lineages(),
     };
     let meta = model_meta(&trainer);
     let model = LearnedModel { variant: state.variant, params: trainer.params()? };

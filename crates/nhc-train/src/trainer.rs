@@ -6,7 +6,7 @@ use crate::check::generalization_check;
 use crate::config::{ConfigError, NoUpdateAt, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
-use crate::records::{IterationLog, Summary};
+use crate::records::{Ending, IterationLog, Lineage, Summary};
 use crate::restart::{self, initial_theta};
 use crate::scoring::{score_all, score_offspring};
 use nhc_model::{Config, MemoryKind, Params, ParamsError, Variant};
@@ -91,7 +91,7 @@ impl Trainer {
         config: ValidConfig,
         seed: u64,
     ) -> Result<Self, TrainError> {
-        let model = task.algorithm().model(variant);
+        let model = Config { links: config.links, ..task.algorithm().model(variant) };
         model.check().map_err(ParamsError::from)?;
         if model.memory == MemoryKind::Dnc && config.word_noise > 0.0 {
             return Err(TrainError::WordNoiseDnc);
@@ -123,7 +123,7 @@ impl Trainer {
         if state.task != task.name() {
             return Err(TrainError::TaskMismatch { expected: task.name(), found: state.task });
         }
-        let model = task.algorithm().model(state.variant);
+        let model = Config { links: state.config.links, ..task.algorithm().model(state.variant) };
         model.check().map_err(ParamsError::from)?;
         let expected = nhc_model::theta_len(&model);
         if state.nes.theta.len() != expected {
@@ -181,6 +181,25 @@ impl Trainer {
             finished: s.curriculum.finished,
             level: s.curriculum.level,
         }
+    }
+
+    /// The run's lineages, in order: those ended by a restart and, once the run is done, the
+    /// last one (finished, or cut by the cap), unless a restart at the cap left it empty. Their
+    /// learning iterations add up to the run's. `None` for a run resumed from a checkpoint
+    /// written, after a restart, before lineages were recorded.
+    pub fn lineages(&self) -> Option<Vec<Lineage>> {
+        let s = &self.state;
+        let mut all = s.curriculum.ended_lineages.clone();
+        if all.len() as u64 != s.restarts {
+            return None;
+        }
+        let learning_iterations = restart::current_learning(s);
+        let finished = s.curriculum.finished;
+        if self.done() && (finished || learning_iterations > 0 || all.is_empty()) {
+            let ending = if finished { Ending::Finished } else { Ending::Cap };
+            all.push(Lineage { learning_iterations, level: s.curriculum.level, ending });
+        }
+        Some(all)
     }
 
     /// One iteration (SPEC §6–§7): build the batch (each sample prepared once), score θ, and
@@ -263,9 +282,9 @@ impl Trainer {
             }
             Progress::Continue => None,
         };
-        let restarted = restart::due(s, check.as_ref());
-        if restarted {
-            restart::restart(s, model);
+        let ending = restart::due(s, check.as_ref());
+        if let Some(ending) = ending {
+            restart::restart(s, model, ending);
         }
         s.steps += steps;
         Ok(IterationLog {
@@ -282,7 +301,7 @@ impl Trainer {
             failed,
             solved_level,
             check,
-            restarted,
+            restarted: ending.is_some(),
             restarts: s.restarts,
             learning_iterations: s.learning_iterations,
         })

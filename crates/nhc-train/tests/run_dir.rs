@@ -54,6 +54,9 @@ fn a_stopped_run_resumes_to_the_uninterrupted_theta() -> TestResult {
     assert_eq!(bits(model.params.theta()), bits(straight.theta()));
     assert_eq!(model.variant, Variant::Nhc);
     assert_eq!((summary.iterations, summary.learning_iterations), (s.iterations, s.learning_iterations));
+    assert_eq!(summary.lineages, straight.lineages());
+    let lineages = summary.lineages.as_deref().ok_or("the summary lists the lineages")?;
+    assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
     let cp = run_dir::load_checkpoint(&dir)?;
     assert_eq!(serde_json::to_string(&cp.state)?, serde_json::to_string(straight.state())?);
 

@@ -3,7 +3,7 @@
 
 use nhc_model::Variant;
 use nhc_tasks::registry::AnyTask;
-use nhc_train::{IterationLog, TrainConfig, TrainState, Trainer, check_levels};
+use nhc_train::{Ending, IterationLog, Lineage, TrainConfig, TrainState, Trainer, check_levels};
 
 fn copy() -> &'static dyn AnyTask {
     nhc_tasks::find("copy").unwrap()
@@ -38,6 +38,10 @@ fn copy_learns_all_levels_from_scratch() {
     assert_eq!(s.last_level_solved, 11);
     assert!(logs.iter().all(|l| l.check.is_none()), "no generalization check by default");
     assert!(s.learning_iterations < 3000, "{s:?}");
+    let lineages = t.lineages().unwrap();
+    assert_eq!(lineages.len() as u64, s.restarts + 1);
+    assert_eq!(lineages.last().map(|l| (l.ending, l.level)), Some((Ending::Finished, 11)));
+    assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
 }
 
 /// SPEC §6: θ is left alone only at maximum fitness, so a batch solved with a Bus margin below
@@ -117,6 +121,62 @@ fn restart_draws_fresh_theta_and_keeps_counting() {
     assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.learned).count() as u64);
 }
 
+/// Every lineage is recorded: the restarts (here after 5 learning iterations on a level), then
+/// the one the cap cut; their learning iterations add up to the run's, a resumed run records the
+/// same ones, and a checkpoint without the record reads (its lineages are unknown after a
+/// restart).
+#[test]
+fn lineages_add_up_to_the_runs_learning_iterations() -> Result<(), Box<dyn std::error::Error>> {
+    let config = TrainConfig { restart_after: 5, max_iterations: 42, ..quick() };
+    let (t, logs) = run(config.clone(), 1, u64::MAX);
+    assert!(t.done());
+    let s = t.summary();
+    let lineages = t.lineages().ok_or("a fresh run records its lineages")?;
+    assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
+    assert!(s.restarts >= 2, "{s:?}");
+    // From the logs: a lineage per restart, at the level of the iteration that restarted it,
+    // then the one the cap cut.
+    let mut want = Vec::new();
+    let mut learned = 0;
+    for l in &logs {
+        learned += u64::from(l.learned);
+        if l.restarted {
+            want.push(Lineage { learning_iterations: learned, level: l.level, ending: Ending::Restart });
+            learned = 0;
+        }
+    }
+    let last = logs.last().ok_or("no iteration")?;
+    want.push(Lineage { learning_iterations: learned, level: last.level, ending: Ending::Cap });
+    assert!(learned > 0 && !last.restarted);
+    assert_eq!(lineages, want);
+    assert_eq!(lineages.len() as u64, s.restarts + 1);
+
+    // A restart exactly at the cap leaves no empty lineage behind.
+    let at_cap = logs.iter().rfind(|l| l.restarted).ok_or("no restart")?.learning_iterations;
+    let (t, _) = run(TrainConfig { max_iterations: at_cap, ..config.clone() }, 1, u64::MAX);
+    assert_eq!(t.lineages().as_deref(), Some(&want[..want.len() - 1]));
+
+    // Resumed after the first restart: the same lineages.
+    let first = logs.iter().find(|l| l.restarted).ok_or("no restart")?.iteration;
+    let (half, _) = run(config.clone(), 1, first + 1);
+    let state: TrainState = serde_json::from_str(&serde_json::to_string(half.state())?)?;
+    let mut resumed = Trainer::from_state(copy(), state)?;
+    resumed.run(|_| {})?;
+    assert_eq!(resumed.lineages(), Some(lineages));
+
+    // A checkpoint written before lineages were recorded: derived while no restart happened,
+    // unknown after one.
+    for (at, known) in [(3, true), (first + 1, false)] {
+        let (t, _) = run(config.clone(), 1, at);
+        let mut json = serde_json::to_value(t.state())?;
+        json["curriculum"].as_object_mut().ok_or("no curriculum")?.remove("ended_lineages");
+        let mut old = Trainer::from_state(copy(), serde_json::from_value(json)?)?;
+        old.run(|_| {})?;
+        assert_eq!(old.lineages().is_some(), known, "resumed at iteration {at}");
+    }
+    Ok(())
+}
+
 /// A lineage that solves the mixed level but fails the generalization check is dropped: here
 /// the curriculum is level 1 only (one object), the check asks for 30 objects.
 #[test]
@@ -139,6 +199,10 @@ fn failed_generalization_check_restarts_the_lineage() {
     let s = t.summary();
     assert_eq!(s.failed_checks, failed.len() as u64);
     assert!(s.restarts >= s.failed_checks);
+    let lineages = t.state().curriculum.ended_lineages.clone();
+    let checks: Vec<&Lineage> = lineages.iter().filter(|l| l.ending == Ending::Check).collect();
+    assert_eq!(checks.len(), failed.len());
+    assert!(checks.iter().all(|l| l.level == 2), "the mixed level of a one-level curriculum");
 }
 
 #[test]
