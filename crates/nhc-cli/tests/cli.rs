@@ -513,8 +513,18 @@ fn sizes_are_bounded_before_any_work() {
 /// reader of the output went away.
 #[test]
 fn exit_codes_tell_a_wrong_answer_and_a_closed_pipe() {
-    let dup = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/duplicated.json");
-    let five = r#"[[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1],[1,0,0,0,0,1]]"#;
+    // A model that answers wrong: the shipped duplicated model with θ = 0.
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/duplicated.json");
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(shipped).unwrap()).unwrap();
+    for p in file["params"].as_array_mut().unwrap() {
+        *p = serde_json::json!(0.0);
+    }
+    let zero = dir.path().join("zero.json");
+    std::fs::write(&zero, file.to_string()).unwrap();
+    let dup = zero.to_str().unwrap();
+    let five = r#"[[1,0,0,0,0,1],[1,0,0,0,0,1],[0,1,0,0,0,1],[0,1,0,0,0,1],[1,0,0,0,0,1]]"#;
     let out = nhc(&["run", "--task", "duplicated", "--model", dup, "--input", five]);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!out.stdout.is_empty(), "the answer is still printed");
@@ -591,9 +601,11 @@ fn report_compares_sweeps_in_the_papers_layout() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("| NHC | iterations |") && text.contains("*3132 (−565, +1722)*"), "{text}");
     assert!(text.contains("| NHC | runs | 15 | 15 |"));
-    // full.jsonl predates the lineage record: said, not guessed.
+    // Lineages come from the sweep file: recorded for the re-run tasks, said to be missing, not
+    // guessed, for the runs that predate the record.
+    assert!(text.contains("| search | 15 | 36 | 15 |"), "{text}");
     if !std::path::Path::new("runs/paper").exists() {
-        assert!(text.contains("Not recorded for any of the 165 runs"), "{text}");
+        assert!(text.contains("| addition | 0 of 15 |"), "{text}");
     }
     // The runs' directories (relative paths in full.jsonl) are not here: no figure of fewer models.
     if !std::path::Path::new("runs/paper").exists() {
