@@ -86,11 +86,15 @@ proptest! {
 #[test]
 fn samplers_make_level_sized_problems() {
     let mut rng = sample_rng(1, 5, 0);
-    let s = Duplicated(Binary).sample(5, &mut rng);
-    assert_eq!(s.items.len(), 25);
-    let mut distinct = s.items.clone();
-    distinct.dedup();
-    assert_eq!(distinct.len(), 5, "consecutive objects differ, each shown ℓ times");
-    assert_eq!(RepeatCopy(Binary).sample(4, &mut rng).passes, 4);
+    // duplicated and repeatCopy: n objects, n uniform in 1..=ℓ; each shown ℓ times / ℓ passes.
+    for i in 0..50 {
+        let s = Duplicated(Binary).sample(5, &mut sample_rng(1, 5, i));
+        let mut distinct = s.items.clone();
+        distinct.dedup();
+        assert!((1..=5).contains(&distinct.len()));
+        assert_eq!(s.items.len(), 5 * distinct.len(), "consecutive objects differ, each shown ℓ times");
+        let r = RepeatCopy(Binary).sample(4, &mut sample_rng(1, 4, i));
+        assert!((1..=4).contains(&r.items.len()) && r.passes == 4);
+    }
     assert_eq!(Copy(Binary).sample(9, &mut rng).items.len(), 9);
 }
