@@ -605,7 +605,7 @@ fn report_compares_sweeps_in_the_papers_layout() {
     // guessed, for the runs that predate the record.
     assert!(text.contains("| search | 15 | 36 | 15 |"), "{text}");
     if !std::path::Path::new("runs/paper").exists() {
-        assert!(text.contains("| addition | 0 of 15 |"), "{text}");
+        assert!(text.contains("| sort | 0 of 15 |"), "{text}");
     }
     // The runs' directories (relative paths in full.jsonl) are not here: no figure of fewer models.
     if !std::path::Path::new("runs/paper").exists() {
