@@ -68,15 +68,6 @@ pub enum Links {
 impl Links {
     /// Every convention, in the order of the docs.
     pub const ALL: [Links; 3] = [Links::Tail, Links::Formula, Links::Removed];
-
-    /// The name in configs and model files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Links::Tail => "tail",
-            Links::Formula => "formula",
-            Links::Removed => "removed",
-        }
-    }
 }
 
 /// The memory behind the algorithmic modules.

@@ -212,8 +212,6 @@ pub struct Memory<D> {
     prev: Vec<Vec<u32>>,
     /// Last location of each write head's list still in use.
     tail: Vec<u32>,
-    /// Location each write head wrote at `t−1`, in use or not (`Links::Formula`, `Links::Removed`).
-    last: Vec<u32>,
     /// Ancestry trees, index `i * h_r + j`; empty without ancestry linkage.
     trees: Vec<Tree>,
     read_prev: Vec<u32>,
@@ -249,7 +247,6 @@ impl<D: Clone + Default> Memory<D> {
             next: vec![Vec::new(); c.write_heads],
             prev: vec![Vec::new(); c.write_heads],
             tail: vec![NONE; c.write_heads],
-            last: vec![NONE; c.write_heads],
             trees: vec![Tree::default(); trees],
             read_prev: vec![0; c.read_heads],
             read_now: vec![0; c.read_heads],
@@ -270,7 +267,6 @@ impl<D: Clone + Default> Memory<D> {
             self.next[i].clear();
             self.prev[i].clear();
             self.tail[i] = NONE;
-            self.last[i] = NONE;
         }
         for t in &mut self.trees {
             t.parent.clear();
@@ -372,7 +368,8 @@ impl<D: Clone + Default> Memory<D> {
 
     /// The location head i's next write links from ([`Links`]), as the step starts.
     fn link_source(&self, i: usize) -> u32 {
-        let last = self.last[i];
+        // The location head i wrote at t−1, in use or not; none before the first write.
+        let last = if self.clock == 0 { NONE } else { self.written[i] };
         match self.links {
             Links::Tail => self.tail[i],
             Links::Formula => last,
@@ -395,7 +392,6 @@ impl<D: Clone + Default> Memory<D> {
         }
         self.prev[i][wu] = from;
         self.tail[i] = w;
-        self.last[i] = w;
     }
 
     /// Moves each read head by its mode; a missing link leaves it in place (SPEC §3).

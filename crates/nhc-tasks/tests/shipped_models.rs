@@ -46,39 +46,54 @@ fn check(name: &str, model: &Model, input: Value, expected: Vec<Value>, shape: &
 const COUNTS: [usize; 5] = [1, 2, 7, 60, 300];
 const COPIES: [usize; 4] = [1, 2, 17, 50];
 
-#[test]
-fn repeat_copy_handles_any_count_of_objects_and_copies() {
-    let model = shipped("repeatCopy");
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+/// Runs `name` on every shape of the grid, `case(n, c, rng)` giving the input and the expected
+/// answer; the shapes answered wrong.
+fn grid(
+    name: &str,
+    seed: u64,
+    mut case: impl FnMut(usize, usize, &mut ChaCha8Rng) -> (Value, Vec<Value>),
+) -> Vec<String> {
+    let model = shipped(name);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut failed = Vec::new();
     for n in COUNTS {
         for c in COPIES {
-            let items: Vec<u8> = (0..n).map(|_| rng.random_range(0..64u8)).collect();
-            let expected = (0..c).flat_map(|_| items.iter().map(|&x| object(x))).collect();
-            let input = json!({ "items": items.iter().map(|&x| object(x)).collect::<Vec<_>>(), "copies": c });
-            failed.extend(check("repeatCopy", &model, input, expected, &format!("{n} objects × {c}")));
+            let (input, expected) = case(n, c, &mut rng);
+            failed.extend(check(name, &model, input, expected, &format!("{n} objects × {c}")));
         }
     }
+    failed
+}
+
+#[test]
+fn repeat_copy_handles_any_count_of_objects_and_copies() {
+    let mut failed = grid("repeatCopy", 11, |n, c, rng| {
+        let items: Vec<Value> = (0..n).map(|_| object(rng.random_range(0..64u8))).collect();
+        let expected = (0..c).flat_map(|_| items.clone()).collect();
+        (json!({ "items": items, "copies": c }), expected)
+    });
     let same = vec![object(5); 40];
     let expected = (0..3).flat_map(|_| same.clone()).collect();
-    failed.extend(check("repeatCopy", &model, json!({"items": same, "copies": 3}), expected, "40 equal × 3"));
+    failed.extend(check(
+        "repeatCopy",
+        &shipped("repeatCopy"),
+        json!({"items": same, "copies": 3}),
+        expected,
+        "40 equal × 3",
+    ));
     assert!(failed.is_empty(), "wrong answers: {failed:?}");
 }
 
 #[test]
 fn duplicated_handles_any_count_of_objects_and_repeats() {
+    let mut failed = grid("duplicated", 12, |n, c, rng| {
+        let kept = distinct_runs(n, rng);
+        let input: Vec<Value> = kept.iter().flat_map(|&x| std::iter::repeat_n(object(x), c)).collect();
+        (json!(input), kept.iter().map(|&x| object(x)).collect())
+    });
+    // Runs of uneven length (1–20), and one object repeated 1000 times.
     let model = shipped("duplicated");
     let mut rng = ChaCha8Rng::seed_from_u64(12);
-    let mut failed = Vec::new();
-    for n in COUNTS {
-        for c in COPIES {
-            let kept = distinct_runs(n, &mut rng);
-            let input: Vec<Value> = kept.iter().flat_map(|&x| std::iter::repeat_n(object(x), c)).collect();
-            let expected = kept.iter().map(|&x| object(x)).collect();
-            failed.extend(check("duplicated", &model, json!(input), expected, &format!("{n} objects × {c}")));
-        }
-    }
-    // Runs of uneven length (1–20), and one object repeated 1000 times.
     let kept = distinct_runs(50, &mut rng);
     let input: Vec<Value> =
         kept.iter().flat_map(|&x| std::iter::repeat_n(object(x), rng.random_range(1..=20))).collect();

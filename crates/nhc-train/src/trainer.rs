@@ -76,6 +76,12 @@ pub struct TrainState {
     pub steps: u64,
 }
 
+/// The model a run trains: the variant's config of the task's algorithm, with the training
+/// config's temporal-link convention.
+fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Config {
+    Config { links: config.links, ..task.algorithm().model(variant) }
+}
+
 /// A training run of one task as one model variant.
 pub struct Trainer {
     state: TrainState,
@@ -91,7 +97,7 @@ impl Trainer {
         config: ValidConfig,
         seed: u64,
     ) -> Result<Self, TrainError> {
-        let model = Config { links: config.links, ..task.algorithm().model(variant) };
+        let model = model_config(task, variant, &config);
         model.check().map_err(ParamsError::from)?;
         if model.memory == MemoryKind::Dnc && config.word_noise > 0.0 {
             return Err(TrainError::WordNoiseDnc);
@@ -123,7 +129,7 @@ impl Trainer {
         if state.task != task.name() {
             return Err(TrainError::TaskMismatch { expected: task.name(), found: state.task });
         }
-        let model = Config { links: state.config.links, ..task.algorithm().model(state.variant) };
+        let model = model_config(task, state.variant, &state.config);
         model.check().map_err(ParamsError::from)?;
         let expected = nhc_model::theta_len(&model);
         if state.nes.theta.len() != expected {
