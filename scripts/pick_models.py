@@ -12,7 +12,7 @@ Validation (sample seed 2, which neither training nor the evaluation's seed 1000
   runs of uneven length; sort on sorted, reversed and constant lists.
 
 Usage: python3 scripts/pick_models.py [results/full.jsonl] [task ...]   (needs ./target/release/nhc)"""
-import json, random, shutil, subprocess, sys, tempfile
+import json, os, random, shutil, subprocess, sys, tempfile
 
 NHC = "./target/release/nhc"
 VALIDATION_SEED, SAMPLES = 2, 50
@@ -20,6 +20,8 @@ args = sys.argv[1:]
 results = args.pop(0) if args and args[0].endswith(".jsonl") else "results/full.jsonl"
 only = set(args)
 runs = [json.loads(line) for line in open(results) if line.strip()]
+if not os.access(NHC, os.X_OK):
+    sys.exit(f"{NHC} is missing: build it first (cargo build --release)")
 
 
 def evaluates(task, model, level, samples):
@@ -97,6 +99,9 @@ for r in sorted(runs, key=lambda r: r["summary"]["seed"]):
         continue
     tried[task] = tried.get(task, 0) + 1
     model = f"{r.get('dir', 'runs/' + task + '-' + str(s['seed']))}/model.json"
+    if not os.path.exists(model):
+        sys.exit(f"{model} is missing: picking needs the sweep's run directories, not only {results} "
+                 "(train them with the sweep command in docs/RESULTS.md)")
     if validates(task, model):
         picked[task] = r
         shutil.copy(model, f"models/{task}.json")

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The project's tests: the Rust workspace, then the Python package built from this checkout into
-# its own virtual environment (.venv, made here with maturin, numpy and pytest) and its tests.
+# The project's tests: formatting and lints, the Rust workspace, then the Python package built
+# from this checkout into its own virtual environment (.venv, made here with maturin, numpy and
+# pytest) and its tests. Everything builds with the `ci` profile (Cargo.toml: optimised like
+# release, without LTO), so the test binaries link quickly; `cargo build --release` stays as is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --profile ci -- -D warnings
+cargo test --profile ci
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" numpy pytest
-PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-build-isolation .
-.venv/bin/python -m pytest -q python/tests
+PATH="$PWD/.venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile ci" \
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-build-isolation .
+NHC_BIN="$PWD/target/ci/nhc" .venv/bin/python -m pytest -q python/tests

@@ -27,8 +27,8 @@ def model(name):
 
 @pytest.fixture(scope="session")
 def nhc_bin():
-    """The `nhc` command of this checkout, built if missing."""
-    path = ROOT / "target" / "release" / "nhc"
+    """The `nhc` command of this checkout ($NHC_BIN, else target/release/nhc), built if missing."""
+    path = Path(os.environ.get("NHC_BIN", ROOT / "target" / "release" / "nhc"))
     if not path.exists():
         subprocess.run(["cargo", "build", "--release", "--bin", "nhc"], cwd=ROOT, check=True)
     return path

@@ -201,6 +201,7 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         runs.len()
     );
     write_atomic(out, text.as_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!("wrote {}", out.display());
     Ok(text)
 }
 

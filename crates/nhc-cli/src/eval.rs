@@ -24,13 +24,21 @@ pub fn eval(args: &ModelArgs, level: usize, samples: usize, seed: u64, json: boo
         let shown: Vec<String> = r.failed.iter().take(10).map(u64::to_string).collect();
         let more = if r.failed.len() > 10 { ", …" } else { "" };
         text += &format!(
-            "unsolved samples: {}{more} (see one: nhc trace --task {}{} --model … --level {} --seed {} --index I)\n",
+            "unsolved samples: {}{more} (see one: nhc trace --task {}{} --model {} --level {} --seed {} --index {})\n",
             shown.join(", "),
             r.task,
             args.domain.as_deref().map_or(String::new(), |d| format!(" --domain {d}")),
+            shell_word(&args.model),
             r.level,
-            r.seed
+            r.seed,
+            r.failed[0]
         );
     }
     emit(&text)
+}
+
+/// `s` as one shell word: unchanged when it is plain, else in single quotes.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:=,@".contains(c));
+    if plain { s.to_string() } else { format!("'{}'", s.replace('\'', r"'\''")) }
 }

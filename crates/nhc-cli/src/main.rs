@@ -55,6 +55,8 @@ fn parse_memory(s: &str) -> Result<u64, String> {
 /// Which task, on which domain, with which model.
 #[derive(clap::Args, Debug)]
 struct ModelArgs {
+    /// The task: search, plan, search+, plan+, addition, sort, arithmetic, copy, repeatCopy,
+    /// reverse or duplicated (`nhc tasks` lists them with their domains).
     #[arg(long)]
     task: String,
     /// The data domain (default: the task's training domain). A model runs on any domain of
@@ -147,6 +149,8 @@ enum Command {
     },
     /// Train a task's algorithmic modules from scratch with NES on the curriculum.
     Train {
+        /// The task: search, plan, search+, plan+, addition, sort, arithmetic, copy, repeatCopy,
+        /// reverse or duplicated (`nhc tasks` lists them with their domains).
         #[arg(long, required_unless_present = "resume")]
         task: Option<String>,
         /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
@@ -388,5 +392,26 @@ fn emit(text: &str) -> Result<()> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(EXIT_BROKEN_PIPE),
         r => Ok(r.context("cannot write to standard output")?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// `--task`'s help names every registered task, so a new task cannot go missing from it.
+    #[test]
+    fn task_help_names_every_task() {
+        let cli = Cli::command();
+        for sub in ["eval", "run", "trace", "train"] {
+            let cmd = cli.find_subcommand(sub).expect("a subcommand");
+            let arg = cmd.get_arguments().find(|a| a.get_id() == "task").expect("--task");
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            for name in nhc_tasks::registry::names() {
+                let listed = help.split([' ', ',']).any(|w| w == name);
+                assert!(listed, "`nhc {sub} --task` help lacks {name}: {help}");
+            }
+        }
     }
 }

@@ -250,6 +250,11 @@ pub fn report(path: &Path) -> Result<String> {
         runs.len()
     );
     write_atomic(&out_path, out.as_bytes())?;
+    eprintln!(
+        "wrote {}{}",
+        out_path.display(),
+        if figures.is_empty() { "" } else { " and its figures beside it" }
+    );
     Ok(out)
 }
 

@@ -78,8 +78,18 @@ fn print_trace(rows: &[nhc_tasks::registry::TraceRow], json: bool, words: bool, 
         }
         writeln!(text)?;
     }
+    text += LEGEND;
     emit(&text)
 }
+
+/// The columns of the table (docs/DESIGN.md, "One step").
+const LEGEND: &str = "\
+columns: write = locations written; m<j> = read mode of read head j, r<j> = the location it read, data<j> = the data there;
+  H<k> = halt on read head k's last location, F<i>/B<i> = forward/backward along write head i's temporal links,
+  P<i>/C<i> = parent/child along write head i's ancestry links (DNC+is+ha: the mode its read weighting picked);
+  op = the ALU operation; score = the step against the expected trace (blank: not scored);
+  gates: u<j> = previous update of read head j's last location, fw = write freed, fr<j> = read of head j freed
+";
 
 /// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.
 fn gates(c: &nhc_tasks::registry::ControlRow) -> String {

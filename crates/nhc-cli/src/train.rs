@@ -58,8 +58,10 @@ impl Observer for Bar {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
         bar.set_style(
-            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {bar:30} {pos} learning iterations (cap {len})  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         let task = trainer.task();
         bar.set_prefix(match trainer.state().variant {
@@ -82,7 +84,7 @@ impl Observer for Bar {
         }
         if l.iteration.is_multiple_of(10) || l.solved_level.is_some() {
             bar.set_message(format!(
-                "learning iterations (cap)  iteration {:>6}  level {:>2}  fitness {:.4}  perfect streak {:>4}  restarts {}",
+                "iteration {:>6}  level {:>2}  fitness {:.4}  perfect streak {:>4}  restarts {}",
                 l.iteration, l.level, l.fitness_raw, streak, l.restarts
             ));
         }
@@ -93,8 +95,13 @@ impl Observer for Bar {
 impl Bar {
     /// Finishes the bar and prints the summary line (and a note when the cap ended the run).
     fn end(self, outcome: Outcome) -> Result<()> {
+        // The bar stays where the run ended (a finished run's learning iterations, not the cap),
+        // and what follows starts on a line of its own.
         if let Some(bar) = &self.bar {
-            bar.finish();
+            bar.abandon();
+            if !bar.is_hidden() {
+                eprintln!();
+            }
         }
         let Outcome::Finished { summary, .. } = outcome else { return Ok(()) };
         crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;

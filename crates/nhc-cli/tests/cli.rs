@@ -386,6 +386,14 @@ fn eval_lists_failed_samples_and_trace_replays_them() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.lines().last(), Some(verdict), "sample {index}");
     }
+    // The hint in the plain output is a command that runs as printed.
+    let plain = nhc(&[&["eval"][..], &base, &["--samples", "20"]].concat());
+    let text = String::from_utf8_lossy(&plain.stdout);
+    let hint = text.split("see one: ").nth(1).and_then(|h| h.strip_suffix(")\n")).expect("a hint");
+    let words: Vec<&str> = hint.split(' ').collect();
+    assert_eq!(words[0], "nhc", "{hint}");
+    let out = nhc(&words[1..]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().last(), Some("WRONG"), "{hint}");
 }
 
 /// `--variant` trains an ablation; its model file names the variant and `nhc eval` runs it as
