@@ -1,4 +1,4 @@
-//! The user's own data modules in Python (SPEC §10: a transfer changes only the data modules).
+//! The user's own data modules in Python (MODEL §10: a transfer changes only the data modules).
 //! The algorithmic modules never see data, so a learned sort runs with a Python comparison
 //! ([`Order`], the ALU's `compare`) and a learned search or planner in a Python world
 //! ([`World`]: the action model A, the action mask a and the equality test E_t). Each is a
