@@ -1,6 +1,6 @@
 """Counts, over every run of a sweep directory (runs/NAME), the iterations that updated θ on a
-batch whose samples were all solved (margin-only updates, SPEC §6) and all updates, per task and
-in all, from each run's metrics.jsonl.
+batch whose samples were all solved (margin-only updates, docs/MODEL.md §6) and all updates, per
+task and in all, from each run's metrics.jsonl.
 
 Usage: python3 scripts/margin_updates.py runs/NAME"""
 import collections, json, os, sys

@@ -1,4 +1,4 @@
-//! `nhc eval`: a model on fresh samples of one level (SPEC §8).
+//! `nhc eval`: a model on fresh samples of one level (MODEL §8).
 
 use crate::{ModelArgs, emit};
 use anyhow::Result;

@@ -80,7 +80,7 @@ impl ModelArgs {
     }
 }
 
-/// Which fresh samples an evaluation draws (SPEC §8).
+/// Which fresh samples an evaluation draws (MODEL §8).
 #[derive(clap::Args, Debug)]
 struct Draw {
     /// Samples per level.

@@ -1,4 +1,4 @@
-//! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (SPEC §8, §11), as
+//! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (MODEL §8, §11), as
 //! Markdown, with the paper's numbers beside ours.
 
 use crate::sweep::SweepLine;
@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The paper's median learning iterations and share of perfect runs at levels 100 / 500 / 1000
-/// (SPEC §11; the paper gives one share for all three levels).
+/// (MODEL §11; the paper gives one share for all three levels).
 const PAPER: &[(&str, u32, &str)] = &[
     ("search", 3132, "100 %"),
     ("plan", 3615, "100 %"),

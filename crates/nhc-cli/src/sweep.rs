@@ -1,5 +1,5 @@
 //! `nhc sweep`: trains every run of a list of tasks (seeds 1..=runs), several runs at a time,
-//! then evaluates each at the test levels (SPEC §8). Resumable: a finished run (summary.json)
+//! then evaluates each at the test levels (MODEL §8). Resumable: a finished run (summary.json)
 //! is not trained again, an interrupted one resumes from its checkpoint, an evaluated one
 //! (eval.json) is not evaluated again.
 //!

@@ -9,7 +9,7 @@ use nhc_tasks::registry::{AnyTask, all, find, find_in};
 use nhc_tasks::{EvalReport, Model};
 use std::path::{Path, PathBuf};
 
-/// The training levels: the curriculum's 1–10 and the mixed level 11 (SPEC §7).
+/// The training levels: the curriculum's 1–10 and the mixed level 11 (MODEL §7).
 pub const TRAINING_LEVELS: std::ops::RangeInclusive<usize> = 1..=11;
 /// The test levels beyond training.
 pub const TEST_LEVELS: [usize; 2] = [100, 1000];

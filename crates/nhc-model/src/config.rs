@@ -1,9 +1,9 @@
-//! Sizes and switches of the algorithmic modules for one task (SPEC §2).
+//! Sizes and switches of the algorithmic modules for one task (MODEL §2).
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Sizes, head counts and switches of one NHC instance (SPEC §2, "Defaults").
+/// Sizes, head counts and switches of one NHC instance (MODEL §2, "Defaults").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -203,7 +203,7 @@ impl Config {
     }
 }
 
-/// A read head's mode (SPEC §3, "Read modes"); indices name heads, from 0.
+/// A read head's mode (MODEL §3, "Read modes"); indices name heads, from 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReadMode {
     /// H_k: the location read by read head k at t-1.

@@ -1,4 +1,4 @@
-//! The algorithmic modules of the Neural Harvard Computer (SPEC §2–§3).
+//! The algorithmic modules of the Neural Harvard Computer (docs/MODEL.md §2–§3).
 //!
 //! - [`config`]: sizes and switches ([`Config`]), the read-mode list ([`ReadMode`]).
 //! - [`variant`]: the full NHC and its ablations ([`Variant`]), maps from an algorithm's config
@@ -11,7 +11,7 @@
 //! - [`dnc`]: the DNC's controller, memory and output layer in the NHC (DNC+is+ha).
 //! - [`machine`]: the data-module interface ([`DataModules`]) and the step loop
 //!   ([`Machine::run`]).
-//! - [`score`]: the expected trace ([`Trace`]) and the fitness of SPEC §5 ([`Scorer`]).
+//! - [`score`]: the expected trace ([`Trace`]) and the fitness of MODEL §5 ([`Scorer`]).
 
 pub mod config;
 pub mod dnc;

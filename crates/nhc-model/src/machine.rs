@@ -1,4 +1,4 @@
-//! The NHC's step loop (SPEC §2): Input → Controller → Memory → Bus → ALU, step by step. The
+//! The NHC's step loop (MODEL §2): Input → Controller → Memory → Bus → ALU, step by step. The
 //! machine only steps; scoring ([`crate::score`]) and traces consume the steps it reports.
 
 use crate::config::Config;
@@ -31,7 +31,7 @@ impl Signals {
     }
 }
 
-/// A task's data modules for one sample: Input and ALU (SPEC §4). They alone see data.
+/// A task's data modules for one sample: Input and ALU (MODEL §4). They alone see data.
 pub trait DataModules {
     /// One data word of this task's representation (a row of `M_d`).
     type Data: Clone + Default + PartialEq + Debug;
@@ -61,7 +61,7 @@ pub struct StepRecord<'a, D, Dec> {
     pub control_reads: &'a [f32],
     /// The data words read, one per head.
     pub reads: &'a [D],
-    /// The Bus's operation and its margin (SPEC §5).
+    /// The Bus's operation and its margin (MODEL §5).
     pub op: usize,
     pub margin: f32,
     pub d_out: &'a D,

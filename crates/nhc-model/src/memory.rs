@@ -1,4 +1,4 @@
-//! The Memory module (SPEC §2 step 4, §3): two coupled memories `M_c` (control words) and `M_d`
+//! The Memory module (MODEL §2 step 4, §3): two coupled memories `M_c` (control words) and `M_d`
 //! (data words), hard heads kept as indices, lowest-free allocation, temporal and ancestry
 //! linkage, the previous-update head and the free gates.
 //!
@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 /// "No location" in the link arrays.
 const NONE: u32 = u32::MAX;
 
-/// What the memory interface decided for one step (SPEC §2 step 3).
+/// What the memory interface decided for one step (MODEL §2 step 3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemoryDecision {
     /// Write vectors v, `h_w × C`.
@@ -31,7 +31,7 @@ pub struct MemoryDecision {
     pub free_read: Vec<bool>,
 }
 
-/// A memory module as the machine sees it (SPEC §2 step 4): each step it takes the data word
+/// A memory module as the machine sees it (MODEL §2 step 4): each step it takes the data word
 /// d_i and one decision of the memory interface, then is read out per head. The NHC's
 /// [`Memory`] is one; another memory (the DNC's) plugs into the same
 /// [`Machine`](crate::Machine) and the same scoring.
@@ -229,7 +229,7 @@ pub fn bytes_per_location(config: &Config, data_bytes: usize) -> u64 {
 }
 
 impl<D: Clone + Default> Memory<D> {
-    /// An empty memory; every read head's previous location is 0 (SPEC §3, "Initial state").
+    /// An empty memory; every read head's previous location is 0 (MODEL §3, "Initial state").
     pub fn new(c: &Config) -> Self {
         assert!(c.write_heads >= 1 && c.write_heads <= u8::MAX as usize);
         let trees = if c.ancestry { c.write_heads * c.read_heads } else { 0 };
@@ -280,7 +280,7 @@ impl<D: Clone + Default> Memory<D> {
         self.clock = 0;
     }
 
-    /// One memory step in the order of SPEC §2 step 4: previous update, write, read, then the
+    /// One memory step in the order of MODEL §2 step 4: previous update, write, read, then the
     /// free gates.
     pub fn step(&mut self, d_i: &D, dec: &MemoryDecision) {
         self.previous_update(dec);
@@ -291,7 +291,7 @@ impl<D: Clone + Default> Memory<D> {
     }
 
     /// `M_c[r] ← M_c[r] ∘ (1 − ê_j) + v̂_j` at each read head's previous location where ĝ_j = 1
-    /// (SPEC §2 step 4a). Nothing happens before the first write.
+    /// (MODEL §2 step 4a). Nothing happens before the first write.
     fn previous_update(&mut self, dec: &MemoryDecision) {
         let c = self.word;
         for j in 0..self.read_heads {
@@ -307,7 +307,7 @@ impl<D: Clone + Default> Memory<D> {
         }
     }
 
-    /// Lowest-index unused location (SPEC §3, "Allocation").
+    /// Lowest-index unused location (MODEL §3, "Allocation").
     fn allocate(&mut self) -> u32 {
         if let Some(Reverse(loc)) = self.free.pop() {
             return loc;
@@ -329,7 +329,7 @@ impl<D: Clone + Default> Memory<D> {
     }
 
     /// Each write head writes `v_i` to `M_c` and `d_i` to `M_d` at one fresh location, links it
-    /// after its temporal tail and under each read head's previous location (SPEC §2 step 4b).
+    /// after its temporal tail and under each read head's previous location (MODEL §2 step 4b).
     fn write(&mut self, d_i: &D, dec: &MemoryDecision) {
         let c = self.word;
         let mut from = [NONE; crate::config::MAX_WRITE_HEADS];
@@ -394,7 +394,7 @@ impl<D: Clone + Default> Memory<D> {
         self.tail[i] = w;
     }
 
-    /// Moves each read head by its mode; a missing link leaves it in place (SPEC §3).
+    /// Moves each read head by its mode; a missing link leaves it in place (MODEL §3).
     fn read(&mut self, dec: &MemoryDecision) {
         for j in 0..self.read_heads {
             let here = self.read_prev[j];

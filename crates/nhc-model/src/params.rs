@@ -1,4 +1,4 @@
-//! θ: one flat vector with named views in the paper's order (SPEC §2, last paragraph).
+//! θ: one flat vector with named views in the paper's order (MODEL §2, "θ").
 
 use crate::config::{Config, ConfigError, MemoryKind};
 use crate::dnc::DncLayout;

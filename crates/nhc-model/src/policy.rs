@@ -1,5 +1,5 @@
 //! The decision interface (what the algorithmic modules see → what they decide) and its learned
-//! implementation: Controller, memory interface and Bus (SPEC §2 steps 2, 3, 5).
+//! implementation: Controller, memory interface and Bus (MODEL §2 steps 2, 3, 5).
 
 use crate::config::{Config, MemoryKind};
 use crate::dnc::{DncDecision, DncLearned};
@@ -21,7 +21,7 @@ pub struct Observation<'a> {
     pub read_prev: &'a [f32],
 }
 
-/// The Bus's choice: the ALU operation and its margin (SPEC §5).
+/// The Bus's choice: the ALU operation and its margin (MODEL §5).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BusDecision {
     pub op: usize,
@@ -40,10 +40,10 @@ pub trait Policy<Dec = MemoryDecision> {
     /// Called once before the first step of every run (a policy with state across steps, like
     /// the DNC's LSTM, resets it here).
     fn begin(&mut self) {}
-    /// Controller and memory interface (SPEC §2 steps 2–3): c_c and the memory decision, from
+    /// Controller and memory interface (MODEL §2 steps 2–3): c_c and the memory decision, from
     /// what the modules see.
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut Dec);
-    /// Bus (SPEC §2 step 5): the ALU operation from c_ib, this step's c_c and the control
+    /// Bus (MODEL §2 step 5): the ALU operation from c_ib, this step's c_c and the control
     /// words read, c_m.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision;
 }
@@ -60,7 +60,7 @@ impl<Dec, P: Policy<Dec> + ?Sized> Policy<Dec> for Box<P> {
     }
 }
 
-/// Margin penalty threshold m_max (SPEC §5).
+/// Margin penalty threshold m_max (MODEL §5).
 pub const MARGIN_MAX: f32 = 0.1;
 
 /// The learned algorithmic modules on a θ, with scratch buffers (no state crosses a step).
@@ -98,7 +98,7 @@ impl Learned {
     }
 }
 
-/// Index of the largest entry, ties to the lowest index (SPEC §3, "Determinism").
+/// Index of the largest entry, ties to the lowest index (MODEL §3, "Determinism").
 #[inline]
 pub fn argmax(x: &[f32]) -> usize {
     let mut best = 0;
@@ -111,7 +111,7 @@ pub fn argmax(x: &[f32]) -> usize {
 }
 
 /// Margin of the winner `op` over the runner-up on softmax probabilities:
-/// p1/p2 = exp(z1 − z2) (SPEC §5).
+/// p1/p2 = exp(z1 − z2) (MODEL §5).
 #[inline]
 pub fn margin(logits: &[f32], op: usize) -> f32 {
     let runner_up = logits
@@ -184,7 +184,7 @@ impl Policy for Learned {
 }
 
 /// The ALU operation as the argmax of `block` applied to the concatenated `parts`, with its
-/// margin (SPEC §5); `x` and `logits` are scratch.
+/// margin (MODEL §5); `x` and `logits` are scratch.
 pub(crate) fn bus_decision(
     block: &Block,
     theta: &[f32],

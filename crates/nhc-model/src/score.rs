@@ -1,4 +1,4 @@
-//! The expected trace of a sample and the fitness of a run against it (SPEC §5). Scoring
+//! The expected trace of a sample and the fitness of a run against it (MODEL §5). Scoring
 //! consumes the machine's steps; it is the only place the fitness is computed.
 
 use crate::machine::{DataModules, End, Machine, Run, StepRecord};
@@ -7,7 +7,7 @@ use crate::policy::Policy;
 use std::fmt::Debug;
 use std::ops::ControlFlow;
 
-/// The expected trace of one sample (SPEC §5): per machine step, either unscored, or the
+/// The expected trace of one sample (MODEL §5): per machine step, either unscored, or the
 /// expected ALU operation and, for the read heads that matter, the expected data read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trace<D> {
@@ -61,7 +61,7 @@ impl<D: Clone + PartialEq> Trace<D> {
     }
 }
 
-/// Result of one run (SPEC §5).
+/// Result of one run (MODEL §5).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
     /// Machine steps executed.
@@ -88,7 +88,7 @@ impl Outcome {
     }
 }
 
-/// The fitness of SPEC §5, accumulated step by step against a trace.
+/// The fitness of MODEL §5, accumulated step by step against a trace.
 #[derive(Debug, Clone)]
 pub struct Scorer<'t, D> {
     trace: &'t Trace<D>,

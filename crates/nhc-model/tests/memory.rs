@@ -1,4 +1,4 @@
-//! Hand-worked examples of the Memory module (SPEC §2 step 4, §3). Step t writes data word t and
+//! Hand-worked examples of the Memory module (MODEL §2 step 4, §3). Step t writes data word t and
 //! control word `[t, 10t + i]` with write head i, so location k holds data k + 1 unless it was
 //! reused.
 
@@ -82,7 +82,7 @@ impl Rig {
     }
 }
 
-// ---- read-mode list (SPEC §3 "Read modes") ----
+// ---- read-mode list (MODEL §3 "Read modes") ----
 
 #[test]
 fn read_mode_list_order_and_round_trip() {
@@ -109,7 +109,7 @@ fn read_mode_list_order_and_round_trip() {
     }
 }
 
-// ---- initial state and growth (SPEC §3 "Initial state", "Unbounded memory") ----
+// ---- initial state and growth (MODEL §3 "Initial state", "Unbounded memory") ----
 
 #[test]
 fn initial_state_heads_at_0_and_step_1_writes_location_0() {
@@ -149,7 +149,7 @@ fn memory_grows_without_bound() {
     assert_eq!(r.mem.children(0, 0, 0).len(), 9_999); // the head never left location 0
 }
 
-// ---- read modes (SPEC §3 "Read modes") ----
+// ---- read modes (MODEL §3 "Read modes") ----
 
 #[test]
 fn mode_h_goes_to_own_or_other_heads_previous_location() {
@@ -227,7 +227,7 @@ fn two_write_heads_keep_separate_lists_and_trees() {
     assert_eq!(r.go(&[F(0)]), [2]);
 }
 
-// ---- missing links (SPEC §3 "Missing link") ----
+// ---- missing links (MODEL §3 "Missing link") ----
 
 #[test]
 fn missing_links_leave_the_head_in_place() {
@@ -255,7 +255,7 @@ fn missing_links_on_a_reused_location_leave_the_head_in_place() {
     assert_eq!(r.go(&[B(0), C(0), F(0)]), [3, 4, 4]); // w4 goes after 1 and under 1
 }
 
-// ---- previous update (SPEC §2 step 4a) ----
+// ---- previous update (MODEL §2 step 4a) ----
 
 #[test]
 fn previous_update_changes_the_location_read_at_t_minus_1_where_gated() {
@@ -281,7 +281,7 @@ fn previous_update_changes_the_location_read_at_t_minus_1_where_gated() {
     assert_eq!((*r.mem.data(0), *r.mem.data(1), *r.mem.data(2)), (1, 2, 3));
 }
 
-// ---- free gates (SPEC §3 "Free gates", "Allocation") ----
+// ---- free gates (MODEL §3 "Free gates", "Allocation") ----
 
 #[test]
 fn write_free_gate_unlinks_the_write_and_its_location_is_reused() {

@@ -471,7 +471,7 @@ impl Model {
         self.answer_in(py, false, world, (start, goal), report)
     }
 
-    /// Scores `samples` fresh samples of `level` (SPEC §8), as `nhc eval --json`: a dict with
+    /// Scores `samples` fresh samples of `level` (MODEL §8), as `nhc eval --json`: a dict with
     /// solved, samples, steps, mean_fitness, seconds and the failed sample indices.
     ///
     /// domain: a domain name, or the user's `nhc.Order` (with a sampler) or `nhc.World` (with

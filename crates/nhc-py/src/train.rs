@@ -1,4 +1,4 @@
-//! `nhc.train` and `nhc.resume`: the trainer of `nhc train` (SPEC §6–§7), driven from Python.
+//! `nhc.train` and `nhc.resume`: the trainer of `nhc train` (MODEL §6–§7), driven from Python.
 //! The iterations run without the GIL; between two iterations the callback sees the record and
 //! Ctrl-C is checked, so an interrupt stops the run cleanly (with `out`, after a checkpoint).
 //! The same task, seed and config give the same θ as `nhc train`: the trainer is the same.

@@ -1,9 +1,9 @@
-//! The user's own data modules in Python (SPEC §10: a transfer changes only the data modules).
+//! The user's own data modules in Python (MODEL §10: a transfer changes only the data modules).
 //! The algorithmic modules never see data, so a learned sort runs with a Python comparison
 //! ([`Order`], the ALU's `compare`) and a learned search or planner in a Python world
 //! ([`World`]: the action model A, the action mask a and the equality test E_t). Each is a
-//! domain of the registry's algorithm: `Sort<PyOrder>` and `SearchPlan<PyWorld>` are [`Task`]s,
-//! run by the same code as every built-in domain.
+//! domain of the registry's algorithm: `Sort<PyOrder>` and `SearchPlan<PyWorld>` are
+//! [`Task`](nhc_tasks::Task)s, run by the same code as every built-in domain.
 //!
 //! A data word is a Python object ([`Obj`]). The core calls the user's functions while it runs;
 //! the first exception (or wrong return type) is kept ([`Calls`]) with where it happened, every

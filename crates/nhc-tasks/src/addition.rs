@@ -1,4 +1,4 @@
-//! addition (SPEC §9, paper Supplementary "Addition"): two ℓ-digit numbers `a`, `b`, each with an
+//! addition (MODEL §9, paper Supplementary "Addition"): two ℓ-digit numbers `a`, `b`, each with an
 //! extra leading 0, presented big-endian, `a` then `b`, one digit per data word (D = 1). Signals
 //! `[c_a, c_b, c_s]`, ops `A` (add), `C` (add with carry), `N` (nop); the ALU adds the two digits
 //! read and collects the ℓ+1 sum digits, low to high.
@@ -32,7 +32,7 @@ pub const BASE: u8 = 2;
 /// One data word: a digit in `0..base`.
 pub type Digit = u8;
 
-/// addition (SPEC §9). L_C = 6, C = 4, h_w = 1, h_r = 2, ALU feedback on, free gates off (paper
+/// addition (MODEL §9). L_C = 6, C = 4, h_w = 1, h_r = 2, ALU feedback on, free gates off (paper
 /// "Modules Instantiations"); Bus feedback off: `c_a_{t−1}` already tells nop or not, and
 /// whether the last op was `A` or `C` does not matter, only its carry (docs/DESIGN.md).
 pub const ADDITION: Algorithm = Algorithm {
@@ -350,7 +350,7 @@ pub fn digits_text(low_to_high: &[Digit]) -> String {
     low_to_high[..top].iter().rev().map(|&d| digit_char(d)).collect()
 }
 
-/// Scripted solution of addition: a policy on the control stream alone (SPEC §9).
+/// Scripted solution of addition: a policy on the control stream alone (MODEL §9).
 ///
 /// | phase | head 1 | head 2 | op |
 /// |---|---|---|---|

@@ -1,4 +1,4 @@
-//! arithmetic: evaluate a postfix expression with ℓ operators from `+ − * /` (SPEC §9; paper,
+//! arithmetic: evaluate a postfix expression with ℓ operators from `+ − * /` (MODEL §9; paper,
 //! Supplementary "Arithmetic"). The data is an algebra ([`Algebra`]): its words, operators and
 //! their values. Training uses [`Decimal`]: operands drawn from [1, 10], every atomic result
 //! taken mod 10 000 (non-negative), division is integer division and never by zero; data words
@@ -30,7 +30,7 @@ pub const OP_COMPUTE: usize = 0;
 /// ALU operation `R`: read, `d_out = d2`.
 pub const OP_READ: usize = 1;
 
-/// arithmetic (SPEC §9). L_C = 6, C = 4, h_w = 1, h_r = 3, L_B = 2; ALU feedback on
+/// arithmetic (MODEL §9). L_C = 6, C = 4, h_w = 1, h_r = 3, L_B = 2; ALU feedback on
 /// (`c_a = c_b`, 2 signals), Bus feedback off (it would repeat `c_a`); free gates on (paper);
 /// previous update and ancestry on. 648 parameters (paper: 300–650).
 pub const ARITHMETIC: Algorithm = Algorithm {
@@ -100,7 +100,7 @@ pub enum EvalError {
     DivisionByZero(usize),
 }
 
-/// The value of a postfix expression, by a plain stack evaluation (the reference, SPEC §9).
+/// The value of a postfix expression, by a plain stack evaluation (the reference, MODEL §9).
 pub fn evaluate<A: Algebra>(a: &A, tokens: &[Token<A::Word, A::Operator>]) -> Result<A::Word, EvalError> {
     let mut stack: Vec<A::Word> = Vec::new();
     for (k, t) in tokens.iter().enumerate() {

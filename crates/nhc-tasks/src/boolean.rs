@@ -1,4 +1,4 @@
-//! Boolean algebra, a transfer domain of arithmetic (SPEC §10: decimal → boolean algebra with
+//! Boolean algebra, a transfer domain of arithmetic (MODEL §10: decimal → boolean algebra with
 //! `AND`, `OR`). Operands are 0 and 1; the operators are data, as `+ − * /` are in
 //! [`Decimal`](crate::arithmetic::Decimal), so a postfix expression such as `1 0 AND 1 OR` runs
 //! through the same Input, trace and stack algorithm. A model trained on decimal runs here

@@ -208,7 +208,7 @@ pub struct EvalReport {
 }
 
 /// Evaluates the policies `policy` makes (one per thread) on `samples` fresh samples of `level`
-/// (SPEC §8), on machines of `config`.
+/// (MODEL §8), on machines of `config`.
 pub fn evaluate<T: Task>(
     task: &T,
     config: &Config,

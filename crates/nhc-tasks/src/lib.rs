@@ -1,4 +1,4 @@
-//! The NHC's tasks (SPEC §9). A task is an algorithm on a data domain:
+//! The NHC's tasks (docs/MODEL.md §9). A task is an algorithm on a data domain:
 //!
 //! - the **algorithm** (one module each: [`copy_family`], [`sort`], [`addition`],
 //!   [`arithmetic`], [`search_plan`]) owns what the algorithmic modules see: the Input's control
@@ -100,11 +100,11 @@ pub trait Task: Send + Sync + 'static {
     fn algorithm(&self) -> &'static Algorithm;
     /// The data domain's name.
     fn domain(&self) -> &'static str;
-    /// A random sample of curriculum level `level` ≥ 1 (SPEC §9).
+    /// A random sample of curriculum level `level` ≥ 1 (MODEL §9).
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample;
     /// Fresh data modules for a sample.
     fn modules(&self, sample: &Self::Sample) -> Self::Modules;
-    /// The expected trace (SPEC §5).
+    /// The expected trace (MODEL §5).
     fn trace(&self, sample: &Self::Sample) -> Trace<Self::Data>;
     /// The answer, computed without the NHC.
     fn reference(&self, sample: &Self::Sample) -> Self::Answer;

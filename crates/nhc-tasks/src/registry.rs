@@ -70,7 +70,7 @@ pub struct TraceRow {
     pub control: ControlRow,
 }
 
-/// The control side of one step (SPEC §2 step 3–4), for `nhc trace`.
+/// The control side of one step (MODEL §2 step 3–4), for `nhc trace`.
 #[derive(Debug, Clone, Serialize)]
 pub struct ControlRow {
     /// Per write head: the write vector v.
@@ -199,7 +199,7 @@ pub trait AnyTask: Sync {
     fn max_level(&self) -> usize;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
-    /// `samples` fresh samples of `level` (SPEC §8).
+    /// `samples` fresh samples of `level` (MODEL §8).
     fn evaluate(
         &self,
         model: &Model,

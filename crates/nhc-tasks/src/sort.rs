@@ -1,4 +1,4 @@
-//! sort: ℓ+1 random 8-bit numbers (D = 8), output in ascending order (SPEC §9, paper
+//! sort: ℓ+1 random 8-bit numbers (D = 8), output in ascending order (MODEL §9, paper
 //! Supplementary "Sort").
 //!
 //! Selection by repeated scans. The candidate head (read head 1) holds the smallest object found
@@ -76,7 +76,7 @@ pub const fn config() -> Config {
     }
 }
 
-/// sort (SPEC §9).
+/// sort (MODEL §9).
 pub const SORT: Algorithm = Algorithm { name: "sort", ops: &["C", "S", "O"], config: config() };
 
 /// Input and ALU of sort (paper, Supplementary "Sort"), generic over the objects and their
@@ -144,7 +144,7 @@ impl<O: Order> DataModules for SortModules<O> {
     }
 }
 
-/// The expected trace (SPEC §5) of selection by repeated scans over `items` under `compare`.
+/// The expected trace (MODEL §5) of selection by repeated scans over `items` under `compare`.
 ///
 /// The presentation (one step per object) is unscored. Scan 1 starts with the candidate on the
 /// first object and the walker on the second; every later scan starts with both on the first

@@ -1,4 +1,4 @@
-//! Transfers of sort (SPEC §10): the same algorithm on other data, only the data word, `compare`
+//! Transfers of sort (MODEL §10): the same algorithm on other data, only the data word, `compare`
 //! (the paper's `lessEqual`) and the sampler change. [`Decimals`]: non-negative integers of any
 //! size, ordered by value; [`Strings`]: any strings, ordered by Unicode code point (Rust's `str`
 //! order). Each reference ([`SortDomain::sorted`]) sorts without `compare`: decimal numbers as

@@ -1,4 +1,4 @@
-//! addition (SPEC §9): the scripted solution adds every sample, checked against additions done
+//! addition (MODEL §9): the scripted solution adds every sample, checked against additions done
 //! without the NHC (u128, and a big integer on 32-bit limbs); the data modules, the trace and the
 //! user-input parser on their own.
 

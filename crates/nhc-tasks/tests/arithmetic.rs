@@ -1,4 +1,4 @@
-//! arithmetic (SPEC §9): the scripted solution solves every sample, checked against a postfix
+//! arithmetic (MODEL §9): the scripted solution solves every sample, checked against a postfix
 //! evaluator written here, independently of the task's own reference; the sampler, the data
 //! modules and the user-input parser.
 

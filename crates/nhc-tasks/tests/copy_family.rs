@@ -1,4 +1,4 @@
-//! The copy family's scripted solutions solve every sample (SPEC §9), checked against
+//! The copy family's scripted solutions solve every sample (MODEL §9), checked against
 //! independent computations of each task, not against the trace alone.
 
 use nhc_model::{Machine, run_scored};

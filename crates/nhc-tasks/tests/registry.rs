@@ -1,5 +1,5 @@
 //! Every registered task: learned models on arbitrary θ never panic, and evaluation gives the
-//! same result on 1 and on 2 threads (samples have their own generators, SPEC §3).
+//! same result on 1 and on 2 threads (samples have their own generators, MODEL §3).
 
 use nhc_model::{Params, Variant, theta_len};
 use nhc_tasks::Model;

@@ -1,4 +1,4 @@
-//! search, plan, search+, plan+ (SPEC §9): sokoban rules, the level sampler against an
+//! search, plan, search+, plan+ (MODEL §9): sokoban rules, the level sampler against an
 //! independent breadth-first search written here (own move rules on text maps), data modules,
 //! the scripted solution at levels 1–1000 with every plan replayed in that simulator, user input.
 

@@ -1,4 +1,4 @@
-//! sort (SPEC §9): the scripted solution sorts every sample, checked against `slice::sort`, not
+//! sort (MODEL §9): the scripted solution sorts every sample, checked against `slice::sort`, not
 //! against the trace alone; data modules, trace and user input on their own.
 
 use nhc_model::{DataModules, Machine, Outcome, Signals, Trace, run_scored};
@@ -149,7 +149,7 @@ proptest! {
 }
 
 /// The ALU's `compare` is all that defines the order: `≥` sorts descending, and strings sort with
-/// the same scripted solution (the data-module swap of SPEC §10).
+/// the same scripted solution (the data-module swap of MODEL §10).
 #[test]
 fn compare_is_swappable() {
     let items: Vec<Number> = vec![4, 200, 0, 4, 77, 255, 1];
@@ -264,7 +264,7 @@ fn trace_length_is_quadratic() {
     }
 }
 
-/// Already-output objects are marked through the previous-update head (SPEC §9): after a run
+/// Already-output objects are marked through the previous-update head (MODEL §9): after a run
 /// every object's control word carries the output flag, except the last one output (the run
 /// stops before the step that would mark it), and no other word does.
 #[test]

@@ -1,4 +1,4 @@
-//! arithmetic on boolean algebra (SPEC §10: decimal → boolean, `AND`, `OR`): the scripted
+//! arithmetic on boolean algebra (MODEL §10: decimal → boolean, `AND`, `OR`): the scripted
 //! solution and the decimal-trained model (models/arithmetic.json, θ unchanged) solve the
 //! boolean domain. Answers are checked against a boolean evaluator written here (`&&`, `||` on a
 //! stack of bools), independently of the task's reference and of the ALU.

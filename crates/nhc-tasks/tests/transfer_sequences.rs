@@ -1,4 +1,4 @@
-//! Transfers of the copy family and of sort to new data domains (SPEC §10): non-negative integers
+//! Transfers of the copy family and of sort to new data domains (MODEL §10): non-negative integers
 //! of any size (`decimal`: copy, repeatCopy, reverse, duplicated, sort) and strings in code-point
 //! order (`strings`: sort). The scripted solutions and the learned models of models/ (θ unchanged,
 //! trained on 6-bit vectors and 8-bit numbers) solve them. Answers are checked against

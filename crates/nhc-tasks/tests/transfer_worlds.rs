@@ -1,4 +1,4 @@
-//! search, plan, search+, plan+ in the two transfer worlds of SPEC §10, the 3 × 3 sliding puzzle
+//! search, plan, search+, plan+ in the two transfer worlds of MODEL §10, the 3 × 3 sliding puzzle
 //! and block stacking: the rules against simulators written here (their own step functions on
 //! text rows and label lists), the sampler against a model-order BFS written here, the scripted
 //! solution and the learned models of models/ at levels 1–11, 100 and 1000, plans on user

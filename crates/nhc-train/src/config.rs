@@ -1,15 +1,15 @@
-//! Training hyperparameters (SPEC §6–§7), loadable from TOML.
+//! Training hyperparameters (MODEL §6–§7), loadable from TOML.
 
 use crate::nes::{NesParams, Step};
 use nhc_model::Links;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// The lowest test level of the paper's protocol (SPEC §8: 100, 500, 1000). No training or
+/// The lowest test level of the paper's protocol (MODEL §8: 100, 500, 1000). No training or
 /// selection may look at it.
 pub const FIRST_TEST_LEVEL: usize = 100;
 
-/// When NES skips the update (SPEC §6).
+/// When NES skips the update (MODEL §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoUpdateAt {
@@ -20,7 +20,7 @@ pub enum NoUpdateAt {
     Solved,
 }
 
-/// Every knob of a training run. Defaults are the paper's (SPEC §6–§7) unless noted.
+/// Every knob of a training run. Defaults are the paper's (MODEL §6–§7) unless noted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainConfig {
@@ -41,11 +41,11 @@ pub struct TrainConfig {
     /// Restart after this many learning iterations on one level without solving it (paper:
     /// 2 000; `configs/restart1000.toml` has our shorter patience, docs/DESIGN.md, "Restarts").
     pub restart_after: u64,
-    /// When θ is left alone (SPEC §6): at maximum fitness (paper, the default), or as soon as every
+    /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
     /// Whether an update made on a batch whose samples are all solved (only to widen Bus margins)
-    /// triggers learning (SPEC §7): counts as a learning iteration (budget, restart patience,
+    /// triggers learning (MODEL §7): counts as a learning iteration (budget, restart patience,
     /// "last level learned") and makes its level need 1 500 perfect iterations. Default true:
     /// every update is a learning iteration (docs/DESIGN.md, "Margin updates").
     pub margin_update_is_learning: bool,
@@ -72,7 +72,7 @@ pub struct TrainConfig {
     /// Std of the Gaussian noise added to every control word written (v, v̂) while training
     /// (ours, beyond the paper; docs/DESIGN.md, "Word noise"). 0 = none, the default.
     pub word_noise: f64,
-    /// Mirrored sampling: offspring come in pairs θ ± σε (allowed by SPEC §6; default true).
+    /// Mirrored sampling: offspring come in pairs θ ± σε (MODEL §6; default true).
     pub mirrored: bool,
     /// Generalization check (ours, not the paper's; docs/DESIGN.md): once the mixed level is
     /// solved, θ must also solve `check_samples` fresh samples at levels spread evenly over
@@ -323,7 +323,7 @@ impl TrainConfig {
         Ok(ValidConfig(self))
     }
 
-    /// The NES hyperparameters (SPEC §6).
+    /// The NES hyperparameters (MODEL §6).
     pub fn nes(&self) -> NesParams {
         NesParams {
             population: self.population,

@@ -1,5 +1,5 @@
 //! Curriculum over levels 1..=L plus the mixed level L+1, bad memories and batch composition
-//! (SPEC §7).
+//! (MODEL §7).
 
 use crate::config::TrainConfig;
 use crate::records::Lineage;
@@ -17,7 +17,7 @@ pub enum Source {
     Current,
 }
 
-/// Ring buffer of the last `capacity` failed samples (SPEC §7).
+/// Ring buffer of the last `capacity` failed samples (MODEL §7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BadMemories {
     capacity: usize,
@@ -70,7 +70,7 @@ pub enum Progress {
     Finished,
 }
 
-/// Curriculum position and counters (SPEC §7).
+/// Curriculum position and counters (MODEL §7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Curriculum {
     /// Current level, 1..=L+1 (L+1 = mixed).
@@ -115,7 +115,7 @@ impl Curriculum {
     }
 
     /// Consecutive perfect iterations that solve the current level: 750, or 1 500 if it had an
-    /// update (SPEC §7).
+    /// update (MODEL §7).
     pub fn needed(&self, config: &TrainConfig) -> u64 {
         if self.had_update { config.perfect_to_solve_after_learning } else { config.perfect_to_solve }
     }
@@ -128,7 +128,7 @@ impl Curriculum {
 
     /// The N sample keys of one batch: ⌊share_earlier·N⌋ from earlier levels (uniform over
     /// 1..level−1), ⌊share_bad·N⌋ from bad memories, the rest from the current level; an empty
-    /// source is filled from the current level (SPEC §7). Slots are in that order.
+    /// source is filled from the current level (MODEL §7). Slots are in that order.
     pub fn batch<R: Rng + ?Sized>(&self, config: &TrainConfig, rng: &mut R) -> Vec<(Source, SampleKey)> {
         let n = config.batch;
         let earlier = ((config.share_earlier * n as f64).floor() as usize).min(n);
@@ -152,7 +152,7 @@ impl Curriculum {
     }
 
     /// Records one iteration: `perfect` (every sample solved) and `learned` (it was a learning
-    /// iteration; a perfect iteration can be one, when it widened margins, SPEC §6–§7).
+    /// iteration; a perfect iteration can be one, when it widened margins, MODEL §6–§7).
     pub fn record(&mut self, config: &TrainConfig, perfect: bool, learned: bool) -> Progress {
         if learned {
             self.iterations_on_level += 1;
@@ -185,7 +185,7 @@ impl Curriculum {
         !self.finished && self.iterations_on_level >= config.restart_after
     }
 
-    /// Back to level 1 with empty bad memories (a restart, SPEC §6); the ended lineages stay.
+    /// Back to level 1 with empty bad memories (a restart, MODEL §6); the ended lineages stay.
     pub fn reset(&mut self, config: &TrainConfig) {
         let ended_lineages = std::mem::take(&mut self.ended_lineages);
         *self = Curriculum { ended_lineages, ..Curriculum::new(config) };

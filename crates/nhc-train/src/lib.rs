@@ -1,5 +1,5 @@
-//! Training the NHC's algorithmic modules (SPEC §5–§7): NES with rank utilities on a curriculum
-//! with bad memories, for any registered task by value (no generics over task types).
+//! Training the NHC's algorithmic modules (docs/MODEL.md §5–§7): NES with rank utilities on a
+//! curriculum with bad memories, for any registered task by value (no generics over task types).
 //!
 //! - [`config`]: hyperparameters ([`TrainConfig`], loadable from TOML), checked once into
 //!   [`ValidConfig`].

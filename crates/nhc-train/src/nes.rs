@@ -1,11 +1,11 @@
-//! Natural Evolution Strategies with an isotropic Gaussian of fixed σ, ask/tell style (SPEC §6).
+//! Natural Evolution Strategies with an isotropic Gaussian of fixed σ, ask/tell style (MODEL §6).
 
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
 
 /// Rank utilities of Wierstra et al. for `p` offspring, index 0 = rank 1 (best):
-/// `u_k = max(0, ln(p/2 + 1) − ln k) / Σ_j max(0, ln(p/2 + 1) − ln j) − 1/p` (SPEC §6).
+/// `u_k = max(0, ln(p/2 + 1) − ln k) / Σ_j max(0, ln(p/2 + 1) − ln j) − 1/p` (MODEL §6).
 pub fn utilities(p: usize) -> Vec<f64> {
     let top = (p as f64 / 2.0 + 1.0).ln();
     let raw: Vec<f64> = (1..=p).map(|k| (top - (k as f64).ln()).max(0.0)).collect();
@@ -20,7 +20,7 @@ pub fn centred_ranks(p: usize) -> Vec<f64> {
     (1..=p).map(|k| (p - k) as f64 / top - 0.5).collect()
 }
 
-/// The utilities and the step size of the update (SPEC §6; docs/DESIGN.md, "NES step").
+/// The utilities and the step size of the update (MODEL §6; docs/DESIGN.md, "NES step").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
@@ -52,7 +52,7 @@ pub fn ranking(fitness: &[f64]) -> Vec<usize> {
     idx
 }
 
-/// The hyperparameters of the update (SPEC §6), fixed for a run (from its config).
+/// The hyperparameters of the update (MODEL §6), fixed for a run (from its config).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NesParams {
     /// P.

@@ -13,22 +13,22 @@ pub struct IterationLog {
     pub iteration: u64,
     /// Curriculum level the batch was built for (L+1 = mixed).
     pub level: usize,
-    /// Mean fitness of the current θ on the batch (SPEC §5).
+    /// Mean fitness of the current θ on the batch (MODEL §5).
     pub fitness_raw: f64,
     /// Best offspring fitness, when offspring were evaluated.
     pub best_offspring: Option<f64>,
     /// Per offspring (by index), when offspring were evaluated: raw fitness and shaped fitness
-    /// (the rank utility it received, SPEC §6).
+    /// (the rank utility it received, MODEL §6).
     pub offspring: Option<Vec<(f64, f64)>>,
     /// Model steps run in this iteration (θ, offspring and check).
     pub steps: u64,
-    /// Every sample solved: counts towards solving the level (SPEC §7).
+    /// Every sample solved: counts towards solving the level (MODEL §7).
     pub perfect: bool,
     /// Every sample solved with every scored operation at full margin: fitness 1, no update.
     pub max_fitness: bool,
     /// θ was updated.
     pub updated: bool,
-    /// The update counted as a learning iteration (SPEC §7; every update unless
+    /// The update counted as a learning iteration (MODEL §7; every update unless
     /// `margin_update_is_learning` is off).
     pub learned: bool,
     /// Samples of the batch not solved.
@@ -131,7 +131,7 @@ impl Lineage {
     }
 }
 
-/// Per-run report (SPEC §7).
+/// Per-run report (MODEL §7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub iterations: u64,

@@ -1,4 +1,4 @@
-//! Fresh starts: the initial θ and restarts (SPEC §6–§7; paper: restart after 2 000 learning
+//! Fresh starts: the initial θ and restarts (MODEL §6–§7; paper: restart after 2 000 learning
 //! iterations on one level without solving it).
 
 use crate::check::CheckLog;

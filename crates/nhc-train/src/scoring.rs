@@ -1,4 +1,4 @@
-//! Scoring θ and its offspring on a prepared batch (SPEC §5), in parallel, with results in
+//! Scoring θ and its offspring on a prepared batch (MODEL §5), in parallel, with results in
 //! sample (or offspring) order whatever the number of threads.
 
 use crate::noise::WordNoise;

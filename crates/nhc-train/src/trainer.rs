@@ -1,5 +1,5 @@
-//! The training loop: NES (SPEC §6) on the curriculum with bad memories (SPEC §7), evaluated on
-//! the fitness of SPEC §5. Any registered task, by value; deterministic for a seed, whatever the
+//! The training loop: NES (MODEL §6) on the curriculum with bad memories (MODEL §7), evaluated on
+//! the fitness of MODEL §5. Any registered task, by value; deterministic for a seed, whatever the
 //! number of threads.
 
 use crate::check::generalization_check;
@@ -65,7 +65,7 @@ pub struct TrainState {
     /// Level of the last learning iteration over the whole run (0: none).
     pub last_level_learned: usize,
     /// Updates on batches whose samples were all solved that did not count as learning
-    /// (`margin_update_is_learning = false`; SPEC §7).
+    /// (`margin_update_is_learning = false`; MODEL §7).
     #[serde(default)]
     pub margin_updates: u64,
     /// Lineages that solved the mixed level but failed the generalization check.
@@ -208,7 +208,7 @@ impl Trainer {
         Some(all)
     }
 
-    /// One iteration (SPEC §6–§7): build the batch (each sample prepared once), score θ, and
+    /// One iteration (MODEL §6–§7): build the batch (each sample prepared once), score θ, and
     /// unless it has maximum fitness (or, with [`NoUpdateAt::Solved`], solves every sample)
     /// sample P offspring, score them on the same batch in parallel and update θ. Call while
     /// `!done()`; afterwards it keeps iterating on the last level. Fails when the update takes θ

@@ -44,7 +44,7 @@ fn copy_learns_all_levels_from_scratch() {
     assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
 }
 
-/// SPEC §6: θ is left alone only at maximum fitness, so a batch solved with a Bus margin below
+/// MODEL §6: θ is left alone only at maximum fitness, so a batch solved with a Bus margin below
 /// full is still learned from; with `no_update_at = "solved"` it is not. With
 /// `margin_update_is_learning` off, such updates are counted apart from learning iterations.
 #[test]

@@ -1,4 +1,4 @@
-//! copy: output the ℓ objects in the order presented (SPEC §9).
+//! copy: output the ℓ objects in the order presented (MODEL §9).
 //!
 //! Scripted solution: during the presentation the read head stays on the first object (H1);
 //! in the output phase it starts there (H1 after the presentation's `M`) and walks the temporal
@@ -9,7 +9,7 @@ use super::*;
 use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-/// copy (SPEC §9).
+/// copy (MODEL §9).
 pub const COPY: Algorithm = Algorithm { name: "copy", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 
 /// copy on a domain of objects.

@@ -1,4 +1,4 @@
-//! The decimal domain: objects are non-negative integers of any size, a transfer (SPEC §10) of
+//! The decimal domain: objects are non-negative integers of any size, a transfer (MODEL §10) of
 //! the copy family and of sort ([`crate::sort_domains`]). A data word is a [`Natural`]: the
 //! number's canonical decimal digits.
 

@@ -7,7 +7,7 @@ use super::*;
 use crate::{Algorithm, Task};
 use nhc_model::Policy;
 
-/// duplicated (SPEC §9).
+/// duplicated (MODEL §9).
 pub const DUPLICATED: Algorithm =
     Algorithm { name: "duplicated", ops: &OPS, config: config(SignalSet::FirstRepeat) };
 

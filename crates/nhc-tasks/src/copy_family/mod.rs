@@ -1,4 +1,4 @@
-//! The copy family (SPEC §9): copy, reverse, repeatCopy, duplicated. The four algorithms share
+//! The copy family (MODEL §9): copy, reverse, repeatCopy, duplicated. The four algorithms share
 //! one pair of data modules ([`SequenceModules`]): the ALU passes data through and has the
 //! operations `O` (output) and `M` (mark the end of a pass). The data is a domain's objects
 //! ([`Objects`]); training uses 6-bit binary vectors ([`Binary`]), a transfer non-negative
@@ -125,7 +125,7 @@ impl SignalSet {
 }
 
 /// The copy family's config: L_C = 6, C = 4, one head each, Bus feedback on, ALU feedback off
-/// (the ALU has no function here), free gates on (SPEC §2, paper "Modules Instantiations").
+/// (the ALU has no function here), free gates on (MODEL §2, paper "Modules Instantiations").
 pub const fn config(signals: SignalSet) -> Config {
     let n = signals.count();
     Config {

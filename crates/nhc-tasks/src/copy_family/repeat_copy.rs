@@ -10,7 +10,7 @@ use super::*;
 use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-/// repeatCopy (SPEC §9).
+/// repeatCopy (MODEL §9).
 pub const REPEAT_COPY: Algorithm =
     Algorithm { name: "repeatCopy", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 

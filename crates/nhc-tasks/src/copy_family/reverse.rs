@@ -1,4 +1,4 @@
-//! reverse: output the ℓ objects in reverse order (SPEC §9).
+//! reverse: output the ℓ objects in reverse order (MODEL §9).
 //!
 //! Scripted solution: during the presentation the read head follows the newest write (F1), so
 //! it ends on the last object; the output walks the temporal list backward (B1) and marks the
@@ -8,7 +8,7 @@ use super::*;
 use crate::{Algorithm, Task};
 use nhc_model::{BusDecision, MemoryDecision, Observation, Policy, ReadMode};
 
-/// reverse (SPEC §9).
+/// reverse (MODEL §9).
 pub const REVERSE: Algorithm =
     Algorithm { name: "reverse", ops: &OPS, config: config(SignalSet::FirstInnerLast) };
 

@@ -1,4 +1,4 @@
-//! Block stacking, a transfer world of the search-and-plan family (SPEC §10): four positions,
+//! Block stacking, a transfer world of the search-and-plan family (MODEL §10): four positions,
 //! at most three boxes a stack, and a gripper that holds at most one box. Action `i` (1–4, on
 //! the Bus U R D L): with the gripper empty, pick the top box of stack `i` (nothing happens if
 //! the stack is empty); holding a box, place it on stack `i` (nothing happens if the stack is
@@ -255,7 +255,7 @@ impl Stacks {
         Self::build(&stacks, holding)
     }
 
-    /// A random state (docs/DESIGN.md, "Conventions beyond SPEC.md"): uniformly 3–5 boxes
+    /// A random state (docs/DESIGN.md, "Conventions beyond the paper"): uniformly 3–5 boxes
     /// labelled `A`, `B`, … in random order; with probability ½ the gripper holds the first;
     /// each other box goes on top of a uniformly drawn stack that is not full.
     pub fn random(rng: &mut SampleRng) -> Self {

@@ -90,7 +90,7 @@ pub fn action_names<W: World>(world: &W, actions: &[Option<usize>]) -> Vec<&'sta
 const STATES_PER_BLOCK: usize = 8;
 
 /// A plan as text: its actions (the world's names, [`World::action_names`]), the states along it
-/// (replayed from the start, at most [`STATES_PER_BLOCK`] side by side), and whether it ends at
+/// (replayed from the start, at most `STATES_PER_BLOCK` side by side), and whether it ends at
 /// the goal.
 pub fn plan_text<W: World>(world: &W, p: &Problem<W::State>, actions: &[Option<usize>]) -> String {
     let names: Vec<&str> = action_names(world, actions);

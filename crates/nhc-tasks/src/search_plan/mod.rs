@@ -1,4 +1,4 @@
-//! The search-and-plan family (SPEC §9, paper Supplementary "Search & Plan"): search, plan,
+//! The search-and-plan family (MODEL §9, paper Supplementary "Search & Plan"): search, plan,
 //! search+, plan+. The NHC runs breadth-first search in a world and, for plan, backtracks the
 //! path from the goal to the start.
 //!
@@ -52,13 +52,13 @@ use sokoban::Sokoban;
 /// breadth-first search of ℓ expansions each.
 pub const MAX_LEVEL: usize = 100_000;
 
-/// search (SPEC §9).
+/// search (MODEL §9).
 pub const SEARCH: Algorithm = Algorithm { name: "search", ops: &OP_NAMES, config: config(false) };
-/// plan (SPEC §9).
+/// plan (MODEL §9).
 pub const PLAN: Algorithm = Algorithm { name: "plan", ops: &OP_NAMES, config: config(false) };
-/// search+ (SPEC §9).
+/// search+ (MODEL §9).
 pub const SEARCH_PLUS: Algorithm = Algorithm { name: "search+", ops: &OP_NAMES, config: config(true) };
-/// plan+ (SPEC §9).
+/// plan+ (MODEL §9).
 pub const PLAN_PLUS: Algorithm = Algorithm { name: "plan+", ops: &OP_NAMES, config: config(true) };
 
 /// A task of the family in a world; `plus`: only applicable actions (search+, plan+); `plan`:
@@ -80,7 +80,7 @@ impl<const N: usize> SearchPlan<Sokoban<N>> {
 /// The training tasks: the four algorithms in 6 × 6 sokoban.
 pub type Sokoban6Task = SearchPlan<Sokoban<6>>;
 
-/// The expected trace (SPEC §5) for the model's tree with the goal at node `goal`; every step is
+/// The expected trace (MODEL §5) for the model's tree with the goal at node `goal`; every step is
 /// scored. Search phase: one step per node produced, expecting the action that produced it and
 /// its parent's state on the read head. Plan then expects N with the goal read, and N with each
 /// ancestor read, from the goal's parent back to the start.

@@ -1,4 +1,4 @@
-//! Sokoban with a permuted encoding, a transfer world of the search-and-plan family (SPEC §10;
+//! Sokoban with a permuted encoding, a transfer world of the search-and-plan family (MODEL §10;
 //! paper: the symbols permuted, "what meant agent now means wall"): the rules of
 //! [`super::sokoban`] on a data word whose cell codes, the positions of the one-hot, are
 //! {empty, agent, box, wall} instead of {empty, wall, box, agent}, written with `#` for the agent

@@ -1,4 +1,4 @@
-//! The 3 × 3 sliding puzzle, a transfer world of the search-and-plan family (SPEC §10): tiles
+//! The 3 × 3 sliding puzzle, a transfer world of the search-and-plan family (MODEL §10): tiles
 //! 1–8 and one blank on a 3 × 3 board. U, R, D, L name the direction the blank moves (the tile
 //! there slides into the blank); a move off the board leaves the state unchanged.
 

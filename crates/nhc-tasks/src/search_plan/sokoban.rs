@@ -1,8 +1,8 @@
-//! Sokoban, the training world of the search-and-plan family (SPEC §9, paper Supplementary
+//! Sokoban, the training world of the search-and-plan family (MODEL §9, paper Supplementary
 //! "Search & Plan"): an N × N grid enclosed by walls, each cell empty, wall, box or agent; the
 //! agent moves U, R, D, L and pushes a box ahead of it onto an empty cell. A move into a wall,
 //! or a push against a wall or another box, leaves the state unchanged. The same rules on 8 × 8
-//! boards are the transfer world `sokoban8` (SPEC §10).
+//! boards are the transfer world `sokoban8` (MODEL §10).
 
 use super::{ACTIONS, World};
 use crate::SampleRng;
@@ -187,15 +187,15 @@ impl<const N: usize> Board<N> {
 
     /// Inner cells: (N − 2)².
     const INNER: usize = (N - 2) * (N - 2);
-    /// Most inner walls of a random world: SPEC §9's 2 on the 16 inner cells of 6 × 6, scaled by
+    /// Most inner walls of a random world: MODEL §9's 2 on the 16 inner cells of 6 × 6, scaled by
     /// the inner area and rounded (8 × 8: 5).
     pub const MAX_WALLS: usize = (2 * Self::INNER + 8) / 16;
-    /// Fewest and most boxes of a random world: SPEC §9's 1–5 on 6 × 6, scaled likewise (8 × 8:
+    /// Fewest and most boxes of a random world: MODEL §9's 1–5 on 6 × 6, scaled likewise (8 × 8:
     /// 2–11).
     pub const MIN_BOXES: usize = (Self::INNER + 8) / 16;
     pub const MAX_BOXES: usize = (5 * Self::INNER + 8) / 16;
 
-    /// A random world (SPEC §9): border walls, then uniformly 0–[`Board::MAX_WALLS`] inner walls
+    /// A random world (MODEL §9): border walls, then uniformly 0–[`Board::MAX_WALLS`] inner walls
     /// and [`Board::MIN_BOXES`]–[`Board::MAX_BOXES`] boxes (6 × 6: 0–2 and 1–5), and the agent,
     /// each on a uniformly drawn empty inner cell.
     pub fn random(rng: &mut SampleRng) -> Self {

@@ -1,5 +1,5 @@
 //! The model's search tree: breadth-first search without duplicate elimination, in the order the
-//! NHC writes nodes (SPEC §9).
+//! NHC writes nodes (MODEL §9).
 
 use super::world::{OP_NOP, World, children};
 use std::hash::Hash;
@@ -11,7 +11,7 @@ pub struct Problem<S> {
     pub goal: S,
 }
 
-/// The model's search tree (SPEC §9): nodes in the order they are written (the BFS queue), with
+/// The model's search tree (MODEL §9): nodes in the order they are written (the BFS queue), with
 /// the parent each was produced from and the action that produced it. Node 0 is the start (its
 /// own parent); node k is expanded in expansion k + 1.
 #[derive(Debug, Clone)]

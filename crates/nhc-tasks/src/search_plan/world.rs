@@ -17,7 +17,7 @@ pub const OP_NOP: usize = 4;
 pub const OP_NAMES: [&str; 5] = ["U", "R", "D", "L", "N"];
 
 /// A planning domain: what the data modules see of it, the action model A (`apply`), the action
-/// mask a (`applicable`) and the equality test E_t (`equal`), all hand-coded and exact (SPEC §9);
+/// mask a (`applicable`) and the equality test E_t (`equal`), all hand-coded and exact (MODEL §4);
 /// and what the task needs around them: random starts, reading a user's state and printing one.
 pub trait World: Clone + Send + Sync + 'static {
     type State: Clone + Default + Eq + Hash + Debug + Send + Sync;
