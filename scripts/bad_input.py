@@ -4,7 +4,7 @@ the wall time, the peak memory of the process and the first line of its error.
 Usage: python3 scripts/bad_input.py [NHC_BINARY]   (default ./target/release/nhc)
 Prints a Markdown table (docs/RESULTS.md, "Bad input"). Run from the repository root.
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NHC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/nhc")
@@ -86,8 +86,16 @@ add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples"
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
 add("--max-memory lots", ["--max-memory", "lots", "tasks"])
 add("resume a directory that is no run", ["train", "--resume", TMP])
-add("wrong answer (duplicated, one object five times)",
-    ["run", "--task", "duplicated", "--model", M("duplicated"), "--input", json.dumps([[1, 0, 0, 0, 0, 1]] * 5)])
+# A model that fails about a quarter of long additions (results/failures/README.md), on one it fails.
+A200 = ("11000101000101100101000101111101010010010011101011001010011111010000011010100000100100110000"
+        "100011010110110100001111111010010110001010110001110010100001110011001011111101101001010001101"
+        "000101110100101")
+B200 = ("10101100001000010100000110001101110010010100100110100111111001011011011101001111100111000110"
+        "011010101010100010010111000001011010010010100010101101011001001101000111010100001011010001010"
+        "000101100110111")
+add("wrong answer (a failing addition model, two 200-digit numbers)",
+    ["run", "--task", "addition", "--model", os.path.join(ROOT, "results/failures/addition_parity.json"),
+     "--input", json.dumps({"a": A200, "b": B200})])
 # A run directory in use: a training of sort runs in the background while these start.
 busy = os.path.join(TMP, "busy")
 background = subprocess.Popen([NHC, "train", "--task", "sort", "--seed", "1", "--out", busy, "--quiet",
@@ -103,7 +111,7 @@ os.makedirs(state_dir)
 add("checkpoint with θ[0] = 1e39", ["train", "--resume", state_dir])
 for sub in [["eval", "--task", "copy", "--model", M("copy"), "--level", "1000"],
             ["trace", "--task", "copy", "--model", M("copy"), "--level", "1000"],
-            ["report", os.path.join(ROOT, "results/full.jsonl")], ["tasks"]]:
+            ["report", shutil.copy(os.path.join(ROOT, "results/full.jsonl"), TMP)], ["tasks"]]:
     add(f"closed stdout: {sub[0]}", sub, close_stdout=True)
 
 # A checkpoint whose θ[0] is 1e39 (read as an f32: infinity), from a real run.

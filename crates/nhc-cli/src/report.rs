@@ -185,13 +185,30 @@ pub fn report(path: &Path) -> Result<String> {
             None => spent.push((task.clone(), vec![m.learning_per_level])),
         }
     }
+    let base = out_path.with_extension("").to_string_lossy().into_owned();
+    let file = |stem: &str| {
+        Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
+    };
+    let kept = format!("{base}_learning_curves.svg");
+    if curves.is_empty() && Path::new(&kept).exists() {
+        // No run directory at hand: the figures drawn earlier stay, and the report says so.
+        eprintln!(
+            "no run directory of {} is here: figures not redrawn, the earlier ones kept",
+            path.display()
+        );
+        figures = String::from(
+            "Drawn from the runs' metrics when their directories were at hand; not redrawn by this \
+             report.\n\n",
+        );
+        for (title, stem) in FIGURES {
+            let f = file(&format!("{base}_{stem}"));
+            write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
+        }
+        figures = format!("## Figures\n\n{figures}");
+    }
     if !curves.is_empty() {
-        let base = out_path.with_extension("").to_string_lossy().into_owned();
-        let file = |stem: &str| {
-            Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
-        };
         let tasks: Vec<String> = curves.iter().map(|c| c.task.clone()).collect();
-        let stem = format!("{base}_learning_curves");
+        let stem = format!("{base}_{}", FIGURES[0].1);
         crate::plots::learning_curves(&panels(curves), Path::new(&stem))?;
         let mean_per_level: Vec<crate::plots::Series> = spent
             .iter()
@@ -205,7 +222,7 @@ pub fn report(path: &Path) -> Result<String> {
                 (task.clone(), points)
             })
             .collect();
-        let levels_stem = format!("{base}_learning_per_level");
+        let levels_stem = format!("{base}_{}", FIGURES[1].1);
         crate::plots::per_level(
             "Learning iterations per level, mean over runs",
             "learning iterations",
@@ -225,13 +242,10 @@ pub fn report(path: &Path) -> Result<String> {
                 (task.clone(), points.collect())
             })
             .collect();
-        let last_stem = format!("{base}_last_level_learned");
+        let last_stem = format!("{base}_{}", FIGURES[2].1);
         crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&last_stem))?;
-        for (title, stem) in [
-            ("learning curves", &stem),
-            ("learning iterations per level", &levels_stem),
-            ("last level learned", &last_stem),
-        ] {
+        for (title, stem) in [(FIGURES[0].0, &stem), (FIGURES[1].0, &levels_stem), (FIGURES[2].0, &last_stem)]
+        {
             let f = file(stem);
             write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
         }
@@ -257,6 +271,13 @@ pub fn report(path: &Path) -> Result<String> {
     );
     Ok(out)
 }
+
+/// The report's figures: title and file-name suffix.
+const FIGURES: [(&str, &str); 3] = [
+    ("learning curves", "learning_curves"),
+    ("learning iterations per level", "learning_per_level"),
+    ("last level learned", "last_level_learned"),
+];
 
 /// Task groups of the learning-curve figure, in the order of the paper's Table 1 (search and
 /// plan, the tasks with an ALU that computes, the copy family); other tasks share a last panel.

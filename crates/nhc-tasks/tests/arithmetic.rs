@@ -1,6 +1,7 @@
 //! arithmetic (MODEL §9): the scripted solution solves every sample, checked against a postfix
 //! evaluator written here, independently of the task's own reference; the sampler, the data
 //! modules and the user-input parser.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::run_scored;
 use nhc_model::{DataModules, Machine, Signals};

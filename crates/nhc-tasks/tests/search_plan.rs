@@ -1,6 +1,7 @@
 //! search, plan, search+, plan+ (MODEL §9): sokoban rules, the level sampler against an
 //! independent breadth-first search written here (own move rules on text maps), data modules,
 //! the scripted solution at levels 1–1000 with every plan replayed in that simulator, user input.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::{DataModules, Machine, Signals, run_scored};
 use nhc_tasks::evaluate::score_sample;

@@ -5,6 +5,7 @@
 //! references computed here — the list itself, its reverse, its repetitions, its runs collapsed,
 //! `sort()` on `u128`, `BigUint` or `String` values — never against the tasks' own references
 //! alone or a model's earlier output.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_tasks::copy_family::{Copy, Decimals, Duplicated, Natural, RepeatCopy, Reverse, Sequence};
 use nhc_tasks::registry::{AnyTask, TaskError, TraceSource, find_in};

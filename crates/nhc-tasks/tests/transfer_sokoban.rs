@@ -4,6 +4,7 @@
 //! function on text rows, the model's BFS order and a plain shortest-path BFS on top of it, and
 //! a decoder of the one-hot word. The scripted solution and the learned models of models/, which
 //! were trained on `sokoban6` only, run on both worlds unchanged.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::{Machine, run_scored};
 use nhc_tasks::evaluate::score_sample;

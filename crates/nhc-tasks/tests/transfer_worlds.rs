@@ -3,6 +3,7 @@
 //! text rows and label lists), the sampler against a model-order BFS written here, the scripted
 //! solution and the learned models of models/ at levels 1–11, 100 and 1000, plans on user
 //! problems replayed here against a shortest plan found here, and malformed input.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::{Machine, run_scored};
 use nhc_tasks::evaluate::score_sample;

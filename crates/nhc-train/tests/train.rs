@@ -1,5 +1,6 @@
 //! End-to-end training on copy: learning happens, and runs are deterministic across thread
 //! counts and checkpoints. Bounds are set from measurements (see the comments) with margin.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::Variant;
 use nhc_tasks::registry::AnyTask;
