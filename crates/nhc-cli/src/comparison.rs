@@ -143,11 +143,9 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
                 if r.summary.variant != v || r.summary.task != *task {
                     continue;
                 }
-                if let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) {
-                    let m = crate::plots::read_metrics(dir)?;
-                    fits.push(m.fitness);
-                    *lineages = Some(m.lineages);
-                }
+                let (curve, from_dir) = r.curve_and_lineages()?;
+                *lineages = from_dir;
+                fits.extend(curve);
             }
             if !fits.is_empty() {
                 curves.push(crate::plots::Curves { task: model_name(v).to_string(), runs: fits });
@@ -157,8 +155,8 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             panels.push((task.to_string(), curves));
         }
     }
-    // The curves come from each run's metrics.jsonl: a model whose run directories are not here
-    // would silently drop out, so the figure is then left as it is.
+    // A model none of whose runs has a curve (in its line or its run directory) would silently
+    // drop out, so the figure is then left as it is.
     let missing: Vec<&str> = variants
         .iter()
         .map(|&v| model_name(v))
@@ -176,12 +174,12 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
     } else {
         let earlier = Path::new(&format!("{stem}.png")).exists();
         eprintln!(
-            "note: no run directories of {}: the learning-curve figure is not redrawn",
+            "note: no learning curves of {} (in the sweep lines or run directories): the learning-curve figure is not redrawn",
             missing.join(", ")
         );
         format!(
-            "## Learning curves\n\nNot redrawn: the run directories of {} (their metrics.jsonl) are not \
-             here.{}\n\n",
+            "## Learning curves\n\nNot redrawn: no run of {} carries its learning curve (in its sweep \
+             line, or its run directory's metrics.jsonl).{}\n\n",
             missing.join(", "),
             if earlier { format!(" The figure of an earlier report:\n\n{link}") } else { String::new() }
         )

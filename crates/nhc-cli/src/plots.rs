@@ -6,10 +6,59 @@ use nhc_train::{Ending, Lineage, MetricsLine, RunSummary};
 use plotters::prelude::*;
 use std::path::Path;
 
-/// One task's runs: per run, the raw fitness of θ at iterations 1, 2, ….
+/// One task's runs: per run, its learning curve.
 pub struct Curves {
     pub task: String,
-    pub runs: Vec<Vec<f64>>,
+    pub runs: Vec<Curve>,
+}
+
+/// What a run's figures need, small enough for a line of `sweep.jsonl`: θ's raw fitness at
+/// iterations on a log-spaced grid (the same for every run: round(1.06^k), and the run's last
+/// iteration; about 40 points a decade, to 4 decimals), and the learning iterations spent on
+/// each level (index 0 = level 1). `nhc report` redraws a sweep's figures from these alone.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Curve {
+    /// 1-based iterations, increasing; the last is the run's last iteration.
+    pub iterations: Vec<u64>,
+    /// θ's raw batch fitness at those iterations.
+    pub fitness: Vec<f64>,
+    pub learning_per_level: Vec<u64>,
+}
+
+impl Curve {
+    /// Grid ratio: about 40 points per decade of iterations.
+    const RATIO: f64 = 1.06;
+
+    /// The thinned curve of a run's per-iteration fitness.
+    pub fn thin(fitness: &[f64], learning_per_level: &[u64]) -> Curve {
+        let n = fitness.len() as u64;
+        let mut iterations: Vec<u64> = Vec::new();
+        let mut at = 1.0f64;
+        while (at.round() as u64) < n {
+            let i = at.round() as u64;
+            if iterations.last() != Some(&i) {
+                iterations.push(i);
+            }
+            at *= Self::RATIO;
+        }
+        if n > 0 {
+            iterations.push(n);
+        }
+        let fitness = iterations.iter().map(|&i| (fitness[i as usize - 1] * 1e4).round() / 1e4).collect();
+        Curve { iterations, fitness, learning_per_level: learning_per_level.to_vec() }
+    }
+
+    /// The run's last iteration (0 for an empty curve).
+    pub fn len(&self) -> u64 {
+        self.iterations.last().copied().unwrap_or(0)
+    }
+
+    /// Fitness at iteration `i`: the value at the last grid point not after `i` (past the run's
+    /// end, its last value); `None` for an empty curve.
+    fn at(&self, i: u64) -> Option<f64> {
+        let k = self.iterations.partition_point(|&x| x <= i);
+        self.fitness.get(k.saturating_sub(1)).copied()
+    }
 }
 
 /// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, the number of
@@ -136,8 +185,8 @@ fn register() -> Result<()> {
 
 /// Mean and standard error over runs at iteration `i` (1-based); a run that has ended counts
 /// with its last value.
-fn mean_se(runs: &[Vec<f64>], i: usize) -> (f64, f64) {
-    let xs: Vec<f64> = runs.iter().filter_map(|r| r.get(i - 1).or(r.last()).copied()).collect();
+fn mean_se(runs: &[Curve], i: usize) -> (f64, f64) {
+    let xs: Vec<f64> = runs.iter().filter_map(|r| r.at(i as u64)).collect();
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     let var = if n > 1.0 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
@@ -167,7 +216,7 @@ where
         .map_err(err)?;
     let longest = panels
         .iter()
-        .flat_map(|(_, curves)| curves.iter().flat_map(|c| c.runs.iter().map(Vec::len)))
+        .flat_map(|(_, curves)| curves.iter().flat_map(|c| c.runs.iter().map(|r| r.len() as usize)))
         .max()
         .unwrap_or(1)
         .max(2);
@@ -468,6 +517,27 @@ mod tests {
         assert_eq!(got, vec![(2, 11, Ending::Check), (2, 2, Ending::Restart), (1, 11, Ending::Finished)]);
         assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
         Ok(())
+    }
+
+    /// The thinned curve keeps the first and last iterations, grows by about 6 % a point and
+    /// reads back the fitness it kept (a step function between grid points).
+    #[test]
+    fn a_thinned_curve_keeps_the_ends_and_reads_back() {
+        let fitness: Vec<f64> = (1..=20_000).map(|i| f64::from(i) / 20_000.0).collect();
+        let c = Curve::thin(&fitness, &[3, 1]);
+        assert_eq!((c.iterations[0], c.len()), (1, 20_000));
+        assert!(
+            c.iterations.len() < 200 && c.iterations.windows(2).all(|w| w[0] < w[1]),
+            "{:?}",
+            c.iterations
+        );
+        assert_eq!(c.at(20_000), Some(1.0));
+        assert_eq!(c.at(1_000_000), Some(1.0));
+        let k = c.iterations[60];
+        assert_eq!(c.at(k), Some((k as f64 / 20_000.0 * 1e4).round() / 1e4));
+        assert_eq!(c.at(k + 1), c.at(k));
+        assert_eq!(Curve::thin(&[], &[]).at(5), None);
+        assert_eq!(Curve::thin(&[0.5], &[1]).iterations, vec![1]);
     }
 
     /// Without a check, the summary tells whether the last lineage finished or the cap cut it;

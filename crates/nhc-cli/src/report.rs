@@ -141,42 +141,33 @@ pub fn report(path: &Path) -> Result<String> {
         }
         writeln!(each)?;
     }
-    // Figures, from the runs' metrics where the run directories are at hand.
+    // Figures, from each run's curve (its line's, or its run directory's metrics).
     let mut figures = String::new();
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
-    let mut spent: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
     let mut from_metrics: Vec<Option<Vec<Lineage>>> = vec![None; runs.len()];
     for (r, lineages) in runs.iter().zip(&mut from_metrics) {
-        let Some(dir) = r.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
-            continue;
-        };
-        let m = crate::plots::read_metrics(dir)?;
-        *lineages = Some(m.lineages);
+        let (curve, from_dir) = r.curve_and_lineages()?;
+        *lineages = from_dir;
+        let Some(curve) = curve else { continue };
         let task = &r.summary.task;
         match curves.iter_mut().find(|c| &c.task == task) {
-            Some(c) => c.runs.push(m.fitness),
-            None => curves.push(crate::plots::Curves { task: task.clone(), runs: vec![m.fitness] }),
-        }
-        match spent.iter_mut().find(|p| &p.0 == task) {
-            Some(p) => p.1.push(m.learning_per_level),
-            None => spent.push((task.clone(), vec![m.learning_per_level])),
+            Some(c) => c.runs.push(curve),
+            None => curves.push(crate::plots::Curves { task: task.clone(), runs: vec![curve] }),
         }
     }
+    let spent: Vec<(String, Vec<Vec<u64>>)> = curves
+        .iter()
+        .map(|c| (c.task.clone(), c.runs.iter().map(|r| r.learning_per_level.clone()).collect()))
+        .collect();
     let base = out_path.with_extension("").to_string_lossy().into_owned();
     let file = |stem: &str| {
         Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
     };
     let kept = format!("{base}_learning_curves.svg");
     if curves.is_empty() && Path::new(&kept).exists() {
-        // No run directory at hand: the figures drawn earlier stay, and the report says so.
-        eprintln!(
-            "no run directory of {} is here: figures not redrawn, the earlier ones kept",
-            path.display()
-        );
-        figures = String::from(
-            "Drawn from the runs' metrics when their directories were at hand; not redrawn by this \
-             report.\n\n",
-        );
+        // No run carries a curve: the figures drawn earlier stay, and the report says so.
+        eprintln!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
+        figures = String::from("Drawn earlier; not redrawn (no run here carries its learning curve).\n\n");
         for (title, stem) in FIGURES {
             let f = file(&format!("{base}_{stem}"));
             write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;

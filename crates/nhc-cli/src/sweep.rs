@@ -6,6 +6,7 @@
 //! Layout: `DIR/TASK-SEED/` is a `nhc train` run directory plus `eval.json`; `DIR/sweep.jsonl`
 //! holds one line per run, `{"dir": …, "summary": …, "eval": {"LEVEL": EvalReport, …}}`.
 
+use crate::plots::Curve;
 use crate::train;
 use anyhow::{Context, Result, bail};
 use nhc_model::Variant;
@@ -45,6 +46,24 @@ pub struct SweepLine {
     /// Evaluation by test level (as a string: JSON keys).
     #[serde(default)]
     pub eval: BTreeMap<String, EvalReport>,
+    /// What the run's figures need (absent in lines written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<Curve>,
+}
+
+impl SweepLine {
+    /// The run's curve: its own, else one thinned from its run directory's metrics, if at hand;
+    /// in that case also the lineages the metrics give (for a summary older than their record).
+    pub fn curve_and_lineages(&self) -> Result<(Option<Curve>, Option<Vec<nhc_train::Lineage>>)> {
+        if let Some(c) = &self.curve {
+            return Ok((Some(c.clone()), None));
+        }
+        let Some(dir) = self.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
+            return Ok((None, None));
+        };
+        let m = crate::plots::read_metrics(dir)?;
+        Ok((Some(Curve::thin(&m.fitness, &m.learning_per_level)), Some(m.lineages)))
+    }
 }
 
 /// A run directory's evaluations, by test level.
@@ -117,9 +136,11 @@ pub fn run(s: Sweep) -> Result<()> {
     let mut lines = String::new();
     for (task, seed) in &jobs {
         let dir = run_dir(&s.out, task, *seed);
+        let m = crate::plots::read_metrics(&dir)?;
         let line = SweepLine {
             summary: read_json(&dir.join("summary.json"))?,
             eval: read_json(&dir.join("eval.json"))?,
+            curve: Some(Curve::thin(&m.fitness, &m.learning_per_level)),
             dir: Some(dir),
         };
         lines.push_str(&serde_json::to_string(&line)?);

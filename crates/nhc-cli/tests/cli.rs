@@ -622,3 +622,37 @@ fn report_compares_sweeps_in_the_papers_layout() {
     }
     fails_with(&["report", full, full], "give --out FILE");
 }
+
+/// `nhc report` redraws the committed reports from the committed results alone, with no run
+/// directory at hand (a fresh clone): results/full.md and results/comparison.md, byte for byte,
+/// figures included (each sweep line carries its learning curve).
+#[test]
+fn committed_reports_redraw_from_the_repository() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let sweeps = ["full", "comparison_nhc_anc", "comparison_nhc_prev", "comparison_dnc_is_ha"];
+    for f in sweeps {
+        std::fs::copy(format!("{root}/{f}.jsonl"), results.join(format!("{f}.jsonl"))).unwrap();
+    }
+    let files: Vec<String> = sweeps.iter().map(|f| format!("results/{f}.jsonl")).collect();
+    let comparison = [
+        &["report"][..],
+        &files.iter().map(String::as_str).collect::<Vec<_>>(),
+        &["--out", "results/comparison.md"],
+    ]
+    .concat();
+    for (args, md) in [(vec!["report", "results/full.jsonl"], "full.md"), (comparison, "comparison.md")] {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_nhc")).args(&args).current_dir(dir.path()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let redrawn = std::fs::read_to_string(results.join(md)).unwrap();
+        let committed = std::fs::read_to_string(format!("{root}/{md}")).unwrap();
+        assert!(redrawn == committed, "`nhc {}` does not reproduce results/{md}", args.join(" "));
+    }
+    assert!(
+        results.join("full_learning_curves.png").exists()
+            && results.join("comparison_learning_curves.svg").exists()
+    );
+}
