@@ -167,24 +167,6 @@ pub enum ConfigError {
     InFile { path: String, source: Box<ConfigError> },
 }
 
-/// Upper bounds of the counts and scales of a config: far beyond the paper's values, below what
-/// would exhaust memory or overflow θ (N(0, init_std²) must stay a finite f32).
-pub const BOUNDS: [(&str, f64); 13] = [
-    ("batch", 100_000.0),
-    ("population", 10_000.0),
-    ("max_iterations", 1e9),
-    ("restart_after", 1e9),
-    ("perfect_to_solve", 1e9),
-    ("perfect_to_solve_after_learning", 1e9),
-    ("bad_memories", 1_000_000.0),
-    ("check_samples", 100_000.0),
-    ("learning_rate", 100.0),
-    ("sigma", 100.0),
-    ("init_std", 100.0),
-    ("gate_bias", 100.0),
-    ("word_noise", 100.0),
-];
-
 /// A [`TrainConfig`] that passed [`TrainConfig::check`]: checked once, at the edge (a config
 /// file, a checkpoint), and trusted after. Serialises as the plain config; deserialising checks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -289,8 +271,7 @@ impl TrainConfig {
         if self.levels >= FIRST_TEST_LEVEL {
             return Err(E::LevelsReachTest(self.levels));
         }
-        for (name, max) in BOUNDS {
-            let value = self.value(name);
+        for (name, value, max) in self.bounded() {
             if value.abs() > max {
                 return Err(E::TooLarge { name, value, max });
             }
@@ -298,23 +279,25 @@ impl TrainConfig {
         Ok(())
     }
 
-    /// A bounded field by name, as a number (see [`BOUNDS`]).
-    fn value(&self, name: &str) -> f64 {
-        match name {
-            "batch" => self.batch as f64,
-            "population" => self.population as f64,
-            "max_iterations" => self.max_iterations as f64,
-            "restart_after" => self.restart_after as f64,
-            "perfect_to_solve" => self.perfect_to_solve as f64,
-            "perfect_to_solve_after_learning" => self.perfect_to_solve_after_learning as f64,
-            "bad_memories" => self.bad_memories as f64,
-            "check_samples" => self.check_samples as f64,
-            "learning_rate" => self.learning_rate,
-            "sigma" => self.sigma,
-            "init_std" => self.init_std,
-            "gate_bias" => self.gate_bias,
-            _ => self.word_noise,
-        }
+    /// The counts and scales of the config, each with its upper bound: far beyond the paper's
+    /// values, below what would exhaust memory or overflow θ (N(0, init_std²) must stay a finite
+    /// f32). Field by field, so every name here is the field it reads.
+    pub fn bounded(&self) -> [(&'static str, f64, f64); 13] {
+        [
+            ("batch", self.batch as f64, 100_000.0),
+            ("population", self.population as f64, 10_000.0),
+            ("max_iterations", self.max_iterations as f64, 1e9),
+            ("restart_after", self.restart_after as f64, 1e9),
+            ("perfect_to_solve", self.perfect_to_solve as f64, 1e9),
+            ("perfect_to_solve_after_learning", self.perfect_to_solve_after_learning as f64, 1e9),
+            ("bad_memories", self.bad_memories as f64, 1_000_000.0),
+            ("check_samples", self.check_samples as f64, 100_000.0),
+            ("learning_rate", self.learning_rate, 100.0),
+            ("sigma", self.sigma, 100.0),
+            ("init_std", self.init_std, 100.0),
+            ("gate_bias", self.gate_bias, 100.0),
+            ("word_noise", self.word_noise, 100.0),
+        ]
     }
 
     /// The config, checked: what a run takes.
@@ -466,8 +449,17 @@ mod tests {
         assert!(matches!(with(|c| c.init_std = 1e300), Err(ConfigError::TooLarge { name: "init_std", .. })));
         assert!(matches!(with(|c| c.gate_bias = -1e9), Err(ConfigError::TooLarge { name: "gate_bias", .. })));
         assert_eq!(with(|c| c.levels = 100), Err(ConfigError::LevelsReachTest(100)));
-        for (name, _) in BOUNDS {
-            assert!(TrainConfig::default().value(name).is_finite(), "{name}");
+        // Each name is the field it bounds: a config setting that field beyond its bound is
+        // refused under that name.
+        for (name, value, max) in TrainConfig::default().bounded() {
+            assert!(value.is_finite() && value.abs() <= max, "{name}");
+            // As an integer, and as a float for the fields that are floats.
+            let texts = [format!("{name} = {}", 2.0 * max), format!("{name} = {:?}", 2.0 * max)];
+            let refused_as = texts.iter().find_map(|t| match TrainConfig::from_toml(t) {
+                Err(ConfigError::TooLarge { name, .. }) => Some(name),
+                _ => None,
+            });
+            assert_eq!(refused_as, Some(name));
         }
     }
 

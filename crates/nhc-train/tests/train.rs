@@ -288,7 +288,7 @@ proptest::proptest! {
     #[test]
     fn any_config_text_is_read_or_refused(text in "[ -~\n]{0,80}", field in 0usize..13, value in proptest::num::f64::ANY) {
         let _ = TrainConfig::from_toml(&text);
-        let name = nhc_train::config::BOUNDS[field].0;
+        let name = TrainConfig::default().bounded()[field].0;
         let _ = TrainConfig::from_toml(&format!("{name} = {value:?}"));
         let _ = TrainConfig::from_toml(&format!("{name} = {}", value as i64));
     }
