@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn mean_and_standard_error_hold_the_last_value_of_ended_runs() {
-        let runs = vec![vec![0.0, 0.5, 1.0], vec![0.0, 1.0]];
+        let runs = [Curve::thin(&[0.0, 0.5, 1.0], &[]), Curve::thin(&[0.0, 1.0], &[])];
         assert_eq!(mean_se(&runs, 1), (0.0, 0.0));
         let (m, se) = mean_se(&runs, 3);
         assert_eq!(m, 1.0);
