@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use nhc_model::{Params, Variant, theta_len};
-use nhc_tasks::registry::AnyTask;
+use nhc_tasks::any_task::AnyTask;
 use nhc_tasks::{Model, find};
 use nhc_train::{Trainer, ValidConfig};
 use rand::{RngExt, SeedableRng};

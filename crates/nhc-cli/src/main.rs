@@ -4,8 +4,8 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use nhc_model::Variant;
-use nhc_tasks::registry::{AnyTask, find_in};
 use nhc_tasks::{Model, find};
+use nhc_tasks::{any_task::AnyTask, registry::find_in};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

@@ -316,12 +316,7 @@ where
 /// The learned behaviour of one sample, like the paper's behaviour figure: per step the written
 /// location (black square), the location each read head reads (coloured dot), and below, one
 /// strip for the ALU operation and one per head for its read mode. `.svg` or `.png` by extension.
-pub fn behaviour(
-    rows: &[nhc_tasks::registry::TraceRow],
-    ops: &[&str],
-    title: &str,
-    path: &Path,
-) -> Result<()> {
+pub fn behaviour(rows: &[nhc_tasks::trace::TraceRow], ops: &[&str], title: &str, path: &Path) -> Result<()> {
     register()?;
     let size = (1000, 600);
     writable(path)?;
@@ -347,7 +342,7 @@ const MODES: [&str; 5] = ["H", "F", "B", "P", "C"];
 
 fn draw_behaviour<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
-    rows: &[nhc_tasks::registry::TraceRow],
+    rows: &[nhc_tasks::trace::TraceRow],
     ops: &[&str],
     title: &str,
 ) -> Result<()>
@@ -379,7 +374,7 @@ where
         .y_label_formatter(&|y| if *y >= 0.0 { format!("{y:.0}") } else { String::new() })
         .draw()
         .map_err(err)?;
-    let x = |r: &nhc_tasks::registry::TraceRow| r.step as f64;
+    let x = |r: &nhc_tasks::trace::TraceRow| r.step as f64;
     chart
         .draw_series(rows.iter().flat_map(|r| {
             r.written.iter().map(move |w| {

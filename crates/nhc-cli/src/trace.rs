@@ -3,7 +3,7 @@
 
 use crate::{Maps, ModelArgs, emit, user_input};
 use anyhow::{Result, bail};
-use nhc_tasks::registry::TraceSource;
+use nhc_tasks::any_task::TraceSource;
 use std::path::PathBuf;
 
 /// Where the traced sample comes from.
@@ -42,7 +42,7 @@ pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
     Ok(())
 }
 
-fn print_trace(rows: &[nhc_tasks::registry::TraceRow], json: bool, words: bool, heads: usize) -> Result<()> {
+fn print_trace(rows: &[nhc_tasks::trace::TraceRow], json: bool, words: bool, heads: usize) -> Result<()> {
     use std::fmt::Write as _;
     let mut text = String::new();
     if json {
@@ -92,7 +92,7 @@ columns: write = locations written; m<j> = read mode of read head j, r<j> = the 
 ";
 
 /// `u1` = previous update by read head 1, `fw` = write freed, `fr1` = read of head 1 freed.
-fn gates(c: &nhc_tasks::registry::ControlRow) -> String {
+fn gates(c: &nhc_tasks::trace::ControlRow) -> String {
     let mut g = Vec::new();
     for (j, u) in c.updates.iter().enumerate() {
         if u.is_some() {

@@ -5,7 +5,7 @@
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
-use nhc_tasks::registry::AnyTask;
+use nhc_tasks::any_task::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
 use nhc_train::{IterationLog, TrainConfig, Trainer, ValidConfig};
 use std::ops::ControlFlow;

@@ -5,8 +5,11 @@
 
 use crate::emit;
 use anyhow::{Context, Result, bail};
-use nhc_tasks::registry::{AnyTask, all, find, find_in};
 use nhc_tasks::{EvalReport, Model};
+use nhc_tasks::{
+    any_task::AnyTask,
+    registry::{all, find, find_in},
+};
 use std::path::{Path, PathBuf};
 
 /// The training levels: the curriculum's 1–10 and the mixed level 11 (MODEL §7).

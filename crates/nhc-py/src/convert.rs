@@ -2,7 +2,7 @@
 //! objects, and trace rows as columns of NumPy arrays.
 
 use crate::errors::value_error;
-use nhc_tasks::registry::TraceRow;
+use nhc_tasks::trace::TraceRow;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

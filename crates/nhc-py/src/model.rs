@@ -8,9 +8,13 @@ use crate::user::{self, Calls, Obj, Order, Place, World};
 use nhc_model::{Variant, theta_len};
 use nhc_tasks::evaluate::{PreparedSample, score_prepared};
 use nhc_tasks::model::LearnedModel;
-use nhc_tasks::registry::{self, AnyTask, Entry, Run, TRACE_ROW_BYTES, TraceRow, TraceSource};
 use nhc_tasks::search_plan::{Answer, Problem, check_problem};
 use nhc_tasks::{EvalReport, ModelFile, Task, Workspace, sample_rng};
+use nhc_tasks::{
+    any_task::{AnyTask, Entry, Run, TraceSource},
+    registry,
+    trace::{TRACE_ROW_BYTES, TraceRow},
+};
 use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

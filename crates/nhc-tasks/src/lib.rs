@@ -14,6 +14,7 @@
 //! [`evaluate`] scores samples, with the per-sample data built once ([`Prepared`]).
 
 pub mod addition;
+pub mod any_task;
 pub mod arithmetic;
 pub mod boolean;
 pub mod copy_family;
@@ -24,6 +25,7 @@ pub mod registry;
 pub mod search_plan;
 pub mod sort;
 pub mod sort_domains;
+pub mod trace;
 
 use nhc_model::{Config, DataModules, Policy, Trace, Variant};
 use rand::SeedableRng;
@@ -31,9 +33,10 @@ use serde_json::Value;
 use std::fmt::Debug;
 use thiserror::Error;
 
+pub use any_task::AnyTask;
 pub use evaluate::{EvalReport, Prepared, SampleResult, Scored, Workspace};
 pub use model::{Model, ModelError, ModelFile};
-pub use registry::{AnyTask, TaskError, find, names};
+pub use registry::{TaskError, find, names};
 
 /// The generator every sample is drawn from.
 pub type SampleRng = rand_chacha::ChaCha8Rng;

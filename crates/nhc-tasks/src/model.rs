@@ -2,7 +2,7 @@
 //! learned models live in JSON files (layout: docs/MODEL_FILE.md).
 
 use crate::Algorithm;
-use crate::registry::AnyTask;
+use crate::any_task::AnyTask;
 use nhc_model::{Agent, Config, Params, ParamsError, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

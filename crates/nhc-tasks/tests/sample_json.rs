@@ -3,10 +3,10 @@
 //! `Task::parse_input` gives the drawn sample back.
 
 use nhc_tasks::addition::Addition;
+use nhc_tasks::any_task::TraceSource;
 use nhc_tasks::arithmetic::{Arithmetic, Decimal};
 use nhc_tasks::boolean::Boolean;
 use nhc_tasks::copy_family::{Binary, Copy, Decimals, Duplicated, RepeatCopy, Reverse};
-use nhc_tasks::registry::TraceSource;
 use nhc_tasks::search_plan::blocks::Blocks;
 use nhc_tasks::search_plan::permuted::SokobanPermuted;
 use nhc_tasks::search_plan::sliding::SlidingPuzzle;

@@ -4,8 +4,8 @@
 //! cases. Answers are compared with references computed here (repetition, run collapsing,
 //! reversal, `sort()`), never with the tasks' own references or a model's earlier output.
 
-use nhc_tasks::registry::{AnyTask, find_in};
 use nhc_tasks::{Model, ModelFile};
+use nhc_tasks::{any_task::AnyTask, registry::find_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};

@@ -5,8 +5,11 @@
 
 use nhc_tasks::arithmetic::{Arithmetic, Expression, Token};
 use nhc_tasks::boolean::{Boolean, Operator, Word};
-use nhc_tasks::registry::{AnyTask, TraceSource, find_in};
 use nhc_tasks::{Model, ModelFile, SampleRng, Task, sample_rng};
+use nhc_tasks::{
+    any_task::{AnyTask, TraceSource},
+    registry::find_in,
+};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};

@@ -8,10 +8,13 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_tasks::copy_family::{Copy, Decimals, Duplicated, Natural, RepeatCopy, Reverse, Sequence};
-use nhc_tasks::registry::{AnyTask, TaskError, TraceSource, find_in};
 use nhc_tasks::sort::{Order, Sort};
 use nhc_tasks::sort_domains::{ALPHABET, SmolStr, Strings};
 use nhc_tasks::{Model, ModelFile, SampleRng, Task, sample_rng};
+use nhc_tasks::{
+    any_task::{AnyTask, TraceSource},
+    registry::{TaskError, find_in},
+};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};

@@ -3,8 +3,8 @@
 //! paper's DNC+is+ha does) and, as in the paper, does not generalize to level 100.
 
 use nhc_model::{MemoryKind, Variant};
+use nhc_tasks::any_task::TraceSource;
 use nhc_tasks::model::{LearnedModel, ModelFile};
-use nhc_tasks::registry::TraceSource;
 use nhc_tasks::{Model, find};
 use nhc_train::{TrainConfig, TrainError, Trainer};
 

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use nhc_model::Variant;
-use nhc_tasks::registry::AnyTask;
+use nhc_tasks::any_task::AnyTask;
 use nhc_train::{Ending, IterationLog, Lineage, TrainConfig, TrainState, Trainer, check_levels};
 
 fn copy() -> &'static dyn AnyTask {

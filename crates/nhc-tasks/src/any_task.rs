@@ -1,0 +1,361 @@
+//! A task behind one object-safe interface ([`AnyTask`]): the run driver every caller goes
+//! through (evaluation, a user's input, traces, timing), with memory admission before a run.
+
+use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
+use crate::limits::{Estimate, MAX_SAMPLES};
+use crate::registry::TaskError;
+use crate::trace::{Describe, TRACE_ROW_BYTES, TraceRow};
+use crate::{Algorithm, Model, Task, sample_rng};
+use nhc_model::memory::bytes_per_location;
+use nhc_model::{Agent, Config, DncMemory, Machine, MemoryModule, Policy, RunLimits, run_scored};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The result of applying a model to one input.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The model's answer.
+    pub output: Value,
+    /// The answer computed without the model.
+    pub expected: Value,
+    /// Output equals expected and the model stopped where it should.
+    pub correct: bool,
+    pub steps: u64,
+    /// The model's answer as text for people ([`Task::answer_text`]).
+    pub text: String,
+}
+
+/// Where a traced sample comes from.
+#[derive(Debug, Clone)]
+pub enum TraceSource {
+    /// Sample `index` of an evaluation with this level and seed.
+    Level {
+        level: usize,
+        seed: u64,
+        index: u64,
+    },
+    Input(Value),
+}
+
+/// A task, object-safe: everything outside the task modules uses this.
+pub trait AnyTask: Sync {
+    /// The task's name: its algorithm's.
+    fn name(&self) -> &'static str {
+        self.algorithm().name
+    }
+    fn algorithm(&self) -> &'static Algorithm;
+    /// The data domain.
+    fn domain(&self) -> &'static str;
+    /// The ALU operations' names, in Bus order.
+    fn ops(&self) -> &'static [&'static str] {
+        self.algorithm().ops
+    }
+    /// The full NHC's config for this task's algorithm.
+    fn config(&self) -> Config {
+        self.algorithm().config.clone()
+    }
+    /// Whether the input is a start and a goal world (`--start`, `--goal` map files).
+    fn takes_maps(&self) -> bool {
+        false
+    }
+    /// Whether the input may be bare text, taken as a JSON string when it is not JSON.
+    fn takes_text(&self) -> bool {
+        false
+    }
+    /// The algorithm's scripted solution.
+    fn scripted(&self) -> Box<dyn Policy + Send>;
+    /// Checks that `level` is one this task accepts (1 ..= its highest level).
+    fn check_level(&self, level: usize) -> Result<(), TaskError>;
+    /// The highest level this task accepts (a small world may have fewer distinct problems).
+    fn max_level(&self) -> usize;
+    /// The samples `keys` stand for, each with its data modules, trace and reference built once.
+    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
+    /// `samples` fresh samples of `level` (MODEL §8).
+    fn evaluate(
+        &self,
+        model: &Model,
+        level: usize,
+        samples: usize,
+        seed: u64,
+    ) -> Result<EvalReport, TaskError>;
+    /// Whether the task takes `input` (parsed and within the memory limit for the full NHC),
+    /// without running anything.
+    fn check_input(&self, input: &Value) -> Result<(), TaskError>;
+    /// The model applied to a user's input.
+    fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError>;
+    /// One sample of `level` run to its end (or `max_steps`) without stopping at mistakes:
+    /// (steps, seconds). For benchmarks.
+    fn time_sample(
+        &self,
+        model: &Model,
+        level: usize,
+        seed: u64,
+        max_steps: u64,
+    ) -> Result<(u64, f64), TaskError>;
+    /// Every step of one sample.
+    fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError>;
+    /// Sample `index` of an evaluation of `level` under `seed` (the very sample `evaluate` and
+    /// `nhc trace --level L --seed S --index I` use): its input as JSON, in the form `run` takes,
+    /// and the reference answer as JSON.
+    fn sample(&self, level: usize, seed: u64, index: u64) -> Result<(Value, Value), TaskError>;
+}
+
+/// A [`Task`] value made object-safe.
+pub struct Entry<T>(pub T);
+
+/// One run of a model on a sample, with typed answers.
+#[derive(Debug, Clone)]
+pub struct Run<T: Task> {
+    /// The model's answer.
+    pub answer: T::Answer,
+    /// The answer computed without the model.
+    pub reference: T::Answer,
+    /// Every scored step right, stopped where it should, and the answer equals the reference.
+    pub correct: bool,
+    pub steps: u64,
+}
+
+impl<T: Task> Entry<T> {
+    /// A user's input as a sample, refused when its run would not fit the memory limit.
+    fn parse(&self, input: &Value, config: &Config, extra_per_step: u64) -> Result<T::Sample, TaskError> {
+        let sample = self
+            .0
+            .parse_input(input)
+            .map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })?;
+        self.admit(&sample, config, extra_per_step)?;
+        Ok(sample)
+    }
+
+    /// Refuses `sample` when a run of it on a machine of `config`, with `extra_per_step` bytes a
+    /// step beside the machine (e.g. trace rows), would not fit the memory limit.
+    pub fn admit(&self, sample: &T::Sample, config: &Config, extra_per_step: u64) -> Result<(), TaskError> {
+        let steps = self.0.sample_steps(sample);
+        let estimate = self.estimate(steps, self.0.sample_heap(sample), config, extra_per_step);
+        estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
+        Ok(())
+    }
+
+    /// Memory of a run of `steps` steps on a machine of `config`: per step, the locations written
+    /// ([`bytes_per_location`], as if none were freed), the expected trace, the sample's and data
+    /// modules' word, and `extra`. Measured against it: a level-2 000 sort sample peaks at 221 MB
+    /// for 4.0 M steps (55 bytes a step; the estimate is 78). Words with heap data (`heap` bytes
+    /// in all, [`Task::sample_heap`]) share it among copies: it counts three times per sample
+    /// (the words, the answer's and the reference's JSON), spread over the steps.
+    fn estimate(&self, steps: u64, heap: u64, config: &Config, extra: u64) -> Estimate {
+        let data = std::mem::size_of::<T::Data>() as u64;
+        let trace = 1 + config.read_heads as u64 * std::mem::size_of::<Option<T::Data>>() as u64;
+        let memory = config.write_heads as u64 * bytes_per_location(config, data as usize);
+        let heap = heap.saturating_mul(3).div_ceil(steps.max(1));
+        Estimate { steps, bytes_per_step: memory + trace + 2 * data + extra + heap }
+    }
+
+    /// Level checked, and the samples of `level` that fit the memory limit at once (at most
+    /// `wanted`).
+    fn level_in_flight(
+        &self,
+        level: usize,
+        config: &Config,
+        extra: u64,
+        wanted: u64,
+    ) -> Result<u64, TaskError> {
+        self.check_level(level)?;
+        let what = format!("a sample of task `{}` at level {level}", self.0.algorithm().name);
+        let estimate = self.estimate(self.0.max_steps(level), self.0.max_heap(level), config, extra);
+        Ok(estimate.in_flight(what, wanted)?)
+    }
+
+    /// Runs `sample` to its end (at most twice its trace and 100 steps); with `rows`, records
+    /// every step with its verdict.
+    fn run_sample(&self, model: &Model, sample: T::Sample, rows: Option<&mut Vec<TraceRow>>) -> RunReport {
+        let prepared = PreparedSample::new(&self.0, sample);
+        let run = self.run_prepared(model, &prepared, rows, &mut |_| {});
+        let task = &self.0;
+        RunReport {
+            output: task.answer_json(&run.answer),
+            expected: task.answer_json(&run.reference),
+            correct: run.correct,
+            steps: run.steps,
+            text: task.answer_text(&prepared.sample, &run.answer),
+        }
+    }
+
+    /// Runs `model` on a prepared sample to its end (at most twice its trace and 100 steps),
+    /// calling `after_step` with each step's index; with `rows`, records every step.
+    pub fn run_prepared(
+        &self,
+        model: &Model,
+        prepared: &PreparedSample<T>,
+        rows: Option<&mut Vec<TraceRow>>,
+        after_step: &mut dyn FnMut(u64),
+    ) -> Run<T> {
+        let config = model.config(self.0.algorithm());
+        match model.policy(self) {
+            Agent::Nhc(mut p) => self.run_on(Machine::new(&config), p.as_mut(), prepared, rows, after_step),
+            Agent::Dnc(mut p) => {
+                let machine = Machine::with_memory(&config, DncMemory::new(&config));
+                self.run_on(machine, p.as_mut(), prepared, rows, after_step)
+            }
+        }
+    }
+
+    /// [`Entry::run_prepared`] on `machine` under `policy`.
+    fn run_on<M, P>(
+        &self,
+        mut machine: Machine<T::Data, M>,
+        policy: &mut P,
+        prepared: &PreparedSample<T>,
+        mut rows: Option<&mut Vec<TraceRow>>,
+        after_step: &mut dyn FnMut(u64),
+    ) -> Run<T>
+    where
+        M: MemoryModule<T::Data>,
+        M::Decision: Describe,
+        P: Policy<M::Decision> + ?Sized,
+    {
+        let task = &self.0;
+        let config = machine.config().clone();
+        let ops = task.algorithm().ops;
+        let mut modules = prepared.modules.clone();
+        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
+        let outcome =
+            run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
+                after_step(r.step);
+                let Some(rows) = rows.as_deref_mut() else { return };
+                rows.push(TraceRow {
+                    step: r.step,
+                    phase: r.phase,
+                    written: r.written.to_vec(),
+                    reads: (0..config.read_heads)
+                        .map(|j| {
+                            let mode = r.decision.read_mode(j, r.read_notes[j]);
+                            (mode, r.read_locations[j], task.show(&r.reads[j]))
+                        })
+                        .collect(),
+                    op: ops.get(r.op).copied().unwrap_or("?"),
+                    correct,
+                    control: r.decision.control(&config, r.control_reads),
+                })
+            });
+        let answer = task.answer(&modules);
+        Run {
+            correct: outcome.solved() && answer == prepared.reference,
+            reference: prepared.reference.clone(),
+            answer,
+            steps: outcome.steps,
+        }
+    }
+}
+
+impl<T: Task> AnyTask for Entry<T> {
+    fn algorithm(&self) -> &'static Algorithm {
+        self.0.algorithm()
+    }
+    fn domain(&self) -> &'static str {
+        self.0.domain()
+    }
+    fn takes_maps(&self) -> bool {
+        self.0.takes_maps()
+    }
+    fn takes_text(&self) -> bool {
+        self.0.takes_text()
+    }
+    fn max_level(&self) -> usize {
+        self.0.max_level()
+    }
+    fn check_level(&self, level: usize) -> Result<(), TaskError> {
+        let max = self.0.max_level();
+        match level {
+            0 => Err(TaskError::Level(level)),
+            l if l > max => Err(TaskError::LevelTooHigh { task: self.0.algorithm().name, got: l, max }),
+            _ => Ok(()),
+        }
+    }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        self.0.scripted()
+    }
+    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
+        Box::new(Batch::new(&self.0, keys))
+    }
+    fn evaluate(
+        &self,
+        model: &Model,
+        level: usize,
+        samples: usize,
+        seed: u64,
+    ) -> Result<EvalReport, TaskError> {
+        if samples == 0 {
+            return Err(TaskError::NoSamples);
+        }
+        crate::limits::at_most("the number of samples", samples as u64, MAX_SAMPLES as u64)?;
+        let config = model.config(self.0.algorithm());
+        let threads = rayon::current_num_threads();
+        let fit = self.level_in_flight(level, &config, 0, threads as u64)? as usize;
+        let start = std::time::Instant::now();
+        let go = || evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
+        // Fewer threads when fewer samples fit in memory at once (results do not depend on it).
+        let results = match rayon::ThreadPoolBuilder::new().num_threads(fit).build() {
+            Ok(pool) if fit < threads => pool.install(go),
+            _ => go(),
+        };
+        let variant = matches!(model, Model::Learned(_)).then(|| model.variant().to_string());
+        let seconds = start.elapsed().as_secs_f64();
+        Ok(EvalReport::new((self.name(), self.domain()), variant, (level, seed), &results, seconds))
+    }
+    fn check_input(&self, input: &Value) -> Result<(), TaskError> {
+        self.parse(input, &self.0.algorithm().config, 0).map(|_| ())
+    }
+    fn run(&self, model: &Model, input: &Value) -> Result<RunReport, TaskError> {
+        let sample = self.parse(input, &model.config(self.0.algorithm()), 0)?;
+        Ok(self.run_sample(model, sample, None))
+    }
+    fn time_sample(
+        &self,
+        model: &Model,
+        level: usize,
+        seed: u64,
+        max_steps: u64,
+    ) -> Result<(u64, f64), TaskError> {
+        let task = &self.0;
+        self.level_in_flight(level, &model.config(task.algorithm()), 0, 1)?;
+        let prepared = PreparedSample::new(task, task.sample(level, &mut sample_rng(seed, level, 0)));
+        let config = model.config(task.algorithm());
+        let mut modules = prepared.modules.clone();
+        let limits = RunLimits { stop_at_mistake: false, max_steps };
+        let start = std::time::Instant::now();
+        let outcome = match model.policy(self) {
+            Agent::Nhc(mut p) => run_scored(
+                &mut Machine::new(&config),
+                &mut modules,
+                p.as_mut(),
+                &prepared.trace,
+                limits,
+                |_, _| {},
+            ),
+            Agent::Dnc(mut p) => {
+                let mut machine = Machine::with_memory(&config, DncMemory::new(&config));
+                run_scored(&mut machine, &mut modules, p.as_mut(), &prepared.trace, limits, |_, _| {})
+            }
+        };
+        Ok((outcome.steps, start.elapsed().as_secs_f64()))
+    }
+    fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
+        let task = &self.0;
+        let config = model.config(task.algorithm());
+        let sample = match source {
+            TraceSource::Level { level, seed, index } => {
+                self.level_in_flight(*level, &config, TRACE_ROW_BYTES, 1)?;
+                task.sample(*level, &mut sample_rng(*seed, *level, *index))
+            }
+            TraceSource::Input(v) => self.parse(v, &config, TRACE_ROW_BYTES)?,
+        };
+        let mut rows = Vec::new();
+        let report = self.run_sample(model, sample, Some(&mut rows));
+        Ok((rows, report))
+    }
+    fn sample(&self, level: usize, seed: u64, index: u64) -> Result<(Value, Value), TaskError> {
+        let task = &self.0;
+        self.level_in_flight(level, &task.algorithm().config, 0, 1)?;
+        let s = task.sample(level, &mut sample_rng(seed, level, index));
+        Ok((task.sample_json(&s), task.answer_json(&task.reference(&s))))
+    }
+}
