@@ -300,6 +300,16 @@ impl TrainConfig {
         ]
     }
 
+    /// Whether an iteration updates θ, and whether that update is a learning iteration, given
+    /// that its batch was `perfect` (every sample solved) and at `max_fitness` (MODEL §6, §7).
+    pub fn update_rule(&self, perfect: bool, max_fitness: bool) -> (bool, bool) {
+        let updated = match self.no_update_at {
+            NoUpdateAt::MaxFitness => !max_fitness,
+            NoUpdateAt::Solved => !perfect,
+        };
+        (updated, updated && (!perfect || self.margin_update_is_learning))
+    }
+
     /// The config, checked: what a run takes.
     pub fn validate(self) -> Result<ValidConfig, ConfigError> {
         self.check()?;

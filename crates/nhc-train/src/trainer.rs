@@ -2,8 +2,8 @@
 //! the fitness of MODEL §5. Any registered task, by value; deterministic for a seed, whatever the
 //! number of threads.
 
-use crate::check::generalization_check;
-use crate::config::{ConfigError, NoUpdateAt, ValidConfig};
+use crate::check::{CheckLog, generalization_check};
+use crate::config::{ConfigError, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
 use crate::records::{Ending, IterationLog, Lineage, Summary};
@@ -11,11 +11,22 @@ use crate::restart::{self, initial_theta};
 use crate::scoring::{score_all, score_offspring};
 use nhc_model::{Config, MemoryKind, Params, ParamsError, Variant};
 use nhc_tasks::AnyTask;
-use nhc_tasks::evaluate::SampleKey;
+use nhc_tasks::evaluate::{Prepared, SampleKey};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+/// θ on one batch.
+struct BatchScore {
+    fitness_raw: f64,
+    steps: u64,
+    failed: usize,
+    /// Every sample solved.
+    perfect: bool,
+    /// Every sample solved with every scored operation at full margin.
+    max_fitness: bool,
+}
 
 /// A run that cannot start or resume.
 #[derive(Debug, Error)]
@@ -214,103 +225,133 @@ impl Trainer {
     /// `!done()`; afterwards it keeps iterating on the last level. Fails when the update takes θ
     /// out of the range of a model (non-finite or beyond `MAX_PARAM`): the run cannot go on.
     pub fn step(&mut self) -> Result<IterationLog, TrainError> {
-        let s = &mut self.state;
-        let model = &self.model;
-        let level = s.curriculum.level;
-        let slots = s.curriculum.batch(&s.config, &mut s.rng);
+        let level = self.state.curriculum.level;
+        let slots = self.state.curriculum.batch(&self.state.config, &mut self.state.rng);
         let keys: Vec<SampleKey> = slots.iter().map(|(_, k)| *k).collect();
         let batch = self.task.prepare(&keys);
         let seeds: Vec<u64> = keys.iter().map(|k| k.seed).collect();
-        let noise = (s.config.word_noise > 0.0).then_some((s.config.word_noise as f32, seeds.as_slice()));
+        let noise = (self.state.config.word_noise > 0.0)
+            .then_some((self.state.config.word_noise as f32, seeds.as_slice()));
 
-        let results = score_all(model, &s.nes.theta, batch.as_ref(), noise);
-        let fitness_raw = results.iter().map(|r| r.fitness).sum::<f64>() / keys.len() as f64;
-        let mut steps: u64 = results.iter().map(|r| r.steps).sum();
-        let mut failed = 0;
-        for (key, r) in keys.iter().zip(&results) {
-            if !r.solved {
-                failed += 1;
-                s.curriculum.bad.push(*key);
-            }
-        }
-        let perfect = failed == 0;
-        // Fitness 1 exactly: every scored step adds 1 + 1 · margin with the margin clipped to 1.
-        let max_fitness = perfect && results.iter().all(|r| r.fitness >= 1.0);
-        let updated = match s.config.no_update_at {
-            NoUpdateAt::MaxFitness => !max_fitness,
-            NoUpdateAt::Solved => !perfect,
+        let scored = self.score(&keys, batch.as_ref(), noise);
+        let (updated, learned) = self.state.config.update_rule(scored.perfect, scored.max_fitness);
+        let mut steps = scored.steps;
+        let offspring = if updated {
+            let (offspring, offspring_steps) = self.update(batch.as_ref(), noise, learned, level)?;
+            steps += offspring_steps;
+            Some(offspring)
+        } else {
+            None
         };
-        let learned = updated && (!perfect || s.config.margin_update_is_learning);
-
-        let mut offspring = None;
-        if updated {
-            // Noise from the run's generator on this thread; offspring scored in parallel.
-            let params = s.config.nes();
-            s.nes.ask(&params, &mut s.rng);
-            let nes = &s.nes;
-            let scored = score_offspring(
-                model,
-                &|o| nes.offspring(&params, o),
-                params.population,
-                batch.as_ref(),
-                noise,
-            );
-            let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
-            steps += scored.iter().map(|f| f.1).sum::<u64>();
-            let shaped = s.nes.tell(&params, &fitness);
-            if let Err(source) = Params::new(model.clone(), s.nes.theta.clone()) {
-                return Err(TrainError::Diverged { iteration: s.iteration + 1, source });
-            }
-            offspring = Some(fitness.into_iter().zip(shaped).collect::<Vec<_>>());
-            if learned {
-                s.learning_iterations += 1;
-                s.last_level_learned = level;
-            } else {
-                s.margin_updates += 1;
-            }
-        }
-        s.iteration += 1;
-
-        let mut check = None;
-        let solved_level = match s.curriculum.record(&s.config, perfect, learned) {
-            Progress::Solved(l) => Some(l),
-            Progress::Finished => {
-                if s.config.check_level > 0 {
-                    let (log, check_steps) = generalization_check(self.task, model, s);
-                    steps += check_steps;
-                    if !log.passed() {
-                        s.curriculum.finished = false;
-                        s.failed_checks += 1;
-                    }
-                    check = Some(log);
-                }
-                Some(level)
-            }
-            Progress::Continue => None,
-        };
-        let ending = restart::due(s, check.as_ref());
+        self.state.iteration += 1;
+        let (solved_level, check, check_steps) = self.advance(scored.perfect, learned, level);
+        steps += check_steps;
+        let ending = restart::due(&self.state, check.as_ref());
         if let Some(ending) = ending {
-            restart::restart(s, model, ending);
+            restart::restart(&mut self.state, &self.model, ending);
         }
+        let s = &mut self.state;
         s.steps += steps;
         Ok(IterationLog {
             iteration: s.iteration,
             level,
-            fitness_raw,
+            fitness_raw: scored.fitness_raw,
             best_offspring: offspring.as_ref().and_then(|o| o.iter().map(|x| x.0).reduce(f64::max)),
             offspring,
             steps,
-            perfect,
-            max_fitness,
+            perfect: scored.perfect,
+            max_fitness: scored.max_fitness,
             updated,
             learned,
-            failed,
+            failed: scored.failed,
             solved_level,
             check,
             restarted: ending.is_some(),
             restarts: s.restarts,
             learning_iterations: s.learning_iterations,
         })
+    }
+
+    /// Scores θ on the batch (MODEL §5); the samples it fails join the bad memories (MODEL §7).
+    fn score(
+        &mut self,
+        keys: &[SampleKey],
+        batch: &dyn Prepared,
+        noise: Option<(f32, &[u64])>,
+    ) -> BatchScore {
+        let results = score_all(&self.model, &self.state.nes.theta, batch, noise);
+        let mut failed = 0;
+        for (key, r) in keys.iter().zip(&results) {
+            if !r.solved {
+                failed += 1;
+                self.state.curriculum.bad.push(*key);
+            }
+        }
+        let perfect = failed == 0;
+        BatchScore {
+            fitness_raw: results.iter().map(|r| r.fitness).sum::<f64>() / keys.len() as f64,
+            steps: results.iter().map(|r| r.steps).sum(),
+            failed,
+            perfect,
+            // Fitness 1 exactly: every scored step adds 1 + 1 · margin with the margin clipped to 1.
+            max_fitness: perfect && results.iter().all(|r| r.fitness >= 1.0),
+        }
+    }
+
+    /// One NES update (MODEL §6): offspring drawn from the run's generator on this thread and
+    /// scored in parallel, θ moved. Returns each offspring's (raw fitness, utility) and the
+    /// steps run.
+    fn update(
+        &mut self,
+        batch: &dyn Prepared,
+        noise: Option<(f32, &[u64])>,
+        learned: bool,
+        level: usize,
+    ) -> Result<(Vec<(f64, f64)>, u64), TrainError> {
+        let s = &mut self.state;
+        let params = s.config.nes();
+        s.nes.ask(&params, &mut s.rng);
+        let nes = &s.nes;
+        let scored =
+            score_offspring(&self.model, &|o| nes.offspring(&params, o), params.population, batch, noise);
+        let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
+        let steps = scored.iter().map(|f| f.1).sum::<u64>();
+        let shaped = s.nes.tell(&params, &fitness);
+        if let Err(source) = Params::new(self.model.clone(), s.nes.theta.clone()) {
+            return Err(TrainError::Diverged { iteration: s.iteration + 1, source });
+        }
+        if learned {
+            s.learning_iterations += 1;
+            s.last_level_learned = level;
+        } else {
+            s.margin_updates += 1;
+        }
+        Ok((fitness.into_iter().zip(shaped).collect(), steps))
+    }
+
+    /// Moves the curriculum on (MODEL §7): the level solved by this iteration, if any, and the
+    /// generalization check when the mixed level was solved and a check is configured, with the
+    /// steps it ran.
+    fn advance(
+        &mut self,
+        perfect: bool,
+        learned: bool,
+        level: usize,
+    ) -> (Option<usize>, Option<CheckLog>, u64) {
+        let s = &mut self.state;
+        match s.curriculum.record(&s.config, perfect, learned) {
+            Progress::Solved(l) => (Some(l), None, 0),
+            Progress::Finished if s.config.check_level > 0 => {
+                let (log, steps) = generalization_check(self.task, &self.model, s);
+                if !log.passed() {
+                    s.curriculum.finished = false;
+                    s.failed_checks += 1;
+                }
+                (Some(level), Some(log), steps)
+            }
+            Progress::Finished => (Some(level), None, 0),
+            Progress::Continue => (None, None, 0),
+        }
     }
 
     /// Steps until [`Trainer::done`], calling `on_step` after each iteration.
