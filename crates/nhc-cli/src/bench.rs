@@ -11,7 +11,7 @@ use std::time::Instant;
 /// Steps per second of the learned path (random θ), the DNC+is+ha path (random θ) and the
 /// scripted path, one level-`level` sample each, fastest of `repeat`.
 pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
-    nhc_tasks::limits::at_most("--repeat", repeat as u64, 1_000)?;
+    nhc_io::limits::at_most("--repeat", repeat as u64, 1_000)?;
     let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
         nhc_tasks::registry::all().to_vec()
     } else {
@@ -64,7 +64,7 @@ fn label(task: &dyn AnyTask) -> String {
 /// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
 /// each; prints iterations and model steps per second over all levels.
 pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
-    nhc_tasks::limits::at_most("--iterations", iterations, 1_000_000)?;
+    nhc_io::limits::at_most("--iterations", iterations, 1_000_000)?;
     let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
         nhc_tasks::names().into_iter().map(find).collect::<Result<_, _>>()?
     } else {

@@ -5,8 +5,8 @@
 use crate::report::median_iqr;
 use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
+use nhc_io::write_atomic;
 use nhc_model::Variant;
-use nhc_tasks::model::write_atomic;
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ pub fn read_sweeps(paths: &[PathBuf]) -> Result<Vec<SweepLine>> {
     let mut runs = Vec::new();
     for path in paths {
         let file = if path.is_dir() { path.join("sweep.jsonl") } else { path.clone() };
-        let text = nhc_tasks::limits::read_text(&file, "sweep file", nhc_tasks::limits::MAX_STATE_BYTES)?;
+        let text = nhc_io::limits::read_text(&file, "sweep file", nhc_io::limits::MAX_STATE_BYTES)?;
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let run: SweepLine =
                 serde_json::from_str(line).with_context(|| format!("{} line {}", file.display(), i + 1))?;

@@ -49,7 +49,7 @@ pub const EXIT_WRONG_ANSWER: i32 = 3;
 pub const EXIT_BROKEN_PIPE: i32 = 141;
 
 fn parse_memory(s: &str) -> Result<u64, String> {
-    nhc_tasks::limits::parse_memory(s).map_err(|e| e.to_string())
+    nhc_io::limits::parse_memory(s).map_err(|e| e.to_string())
 }
 
 /// Which task, on which domain, with which model.
@@ -270,7 +270,7 @@ fn main() {
 fn real_main() -> Result<()> {
     let cli = Cli::parse();
     if let Some(bytes) = cli.max_memory {
-        nhc_tasks::limits::set_memory_limit(bytes);
+        nhc_io::limits::set_memory_limit(bytes);
     }
     match cli.command {
         Command::Eval { model, level, draw, json } => {
@@ -329,7 +329,7 @@ fn real_main() -> Result<()> {
 /// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is
 /// not JSON is taken as a JSON string ([`AnyTask::takes_text`]).
 fn read_json(arg: &str, text_ok: bool) -> Result<Value> {
-    use nhc_tasks::limits::{MAX_INPUT_BYTES, at_most, read_text};
+    use nhc_io::limits::{MAX_INPUT_BYTES, at_most, read_text};
     let text = match arg.strip_prefix('@') {
         Some(path) => read_text(Path::new(path), "input file", MAX_INPUT_BYTES)?,
         None => {
@@ -374,7 +374,7 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
         bail!("--start and --goal are for {}; task `{}` takes --input", map_tasks.join(", "), task.name());
     }
     let rows = |path: &Path| -> Result<Vec<String>> {
-        let text = nhc_tasks::limits::read_text(path, "map file", nhc_tasks::limits::MAX_INPUT_BYTES)?;
+        let text = nhc_io::limits::read_text(path, "map file", nhc_io::limits::MAX_INPUT_BYTES)?;
         let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
         while rows.last().is_some_and(|r| r.trim().is_empty()) {
             rows.pop();

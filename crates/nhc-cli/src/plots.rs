@@ -75,7 +75,7 @@ pub struct RunMetrics {
 /// cut by the cap as summary.json says, and is left out while the run has no summary.
 pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
-    let text = nhc_tasks::limits::read_text(&path, "metrics file", 4 * nhc_tasks::limits::MAX_STATE_BYTES)?;
+    let text = nhc_io::limits::read_text(&path, "metrics file", 4 * nhc_io::limits::MAX_STATE_BYTES)?;
     let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
     // Per lineage: learning iterations, level of its last iteration, its check passed or not.
     let mut seen: Vec<(u64, usize, Option<bool>)> = Vec::new();

@@ -3,8 +3,8 @@
 
 use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
+use nhc_io::write_atomic;
 use nhc_model::Variant;
-use nhc_tasks::model::write_atomic;
 use nhc_train::{Ending, Lineage};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -38,7 +38,7 @@ pub fn report(path: &Path) -> Result<String> {
     } else {
         (path.to_path_buf(), path.with_extension("md"))
     };
-    let text = nhc_tasks::limits::read_text(&path, "sweep file", nhc_tasks::limits::MAX_STATE_BYTES)
+    let text = nhc_io::limits::read_text(&path, "sweep file", nhc_io::limits::MAX_STATE_BYTES)
         .with_context(|| format!("give a sweep directory or its sweep.jsonl ({})", path.display()))?;
     let runs: Vec<Run> = text
         .lines()

@@ -9,9 +9,9 @@
 use crate::plots::Curve;
 use crate::train;
 use anyhow::{Context, Result, bail};
+use nhc_io::{limits, write_atomic};
 use nhc_model::Variant;
-use nhc_tasks::model::write_atomic;
-use nhc_tasks::{EvalReport, Model, find, limits};
+use nhc_tasks::{EvalReport, Model, find};
 use nhc_train::{RunSummary, ValidConfig};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

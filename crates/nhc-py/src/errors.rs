@@ -1,7 +1,7 @@
 //! Errors as Python exceptions: bad requests are `ValueError`, a missing file
 //! `FileNotFoundError`, a model file that does not load `nhc.ModelError`.
 
-use nhc_tasks::limits::LimitError;
+use nhc_io::limits::LimitError;
 use nhc_tasks::{ModelError as TaskModelError, TaskError};
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;

@@ -2,10 +2,10 @@
 //! through (evaluation, a user's input, traces, timing), with memory admission before a run.
 
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
-use crate::limits::{Estimate, MAX_SAMPLES};
 use crate::registry::TaskError;
 use crate::trace::{Describe, TRACE_ROW_BYTES, TraceRow};
 use crate::{Algorithm, Model, Task, sample_rng};
+use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
 use nhc_model::{Agent, Config, DncMemory, Machine, MemoryModule, Policy, RunLimits, run_scored};
 use serde::Serialize;
@@ -286,7 +286,7 @@ impl<T: Task> AnyTask for Entry<T> {
         if samples == 0 {
             return Err(TaskError::NoSamples);
         }
-        crate::limits::at_most("the number of samples", samples as u64, MAX_SAMPLES as u64)?;
+        nhc_io::limits::at_most("the number of samples", samples as u64, MAX_SAMPLES as u64)?;
         let config = model.config(self.0.algorithm());
         let threads = rayon::current_num_threads();
         let fit = self.level_in_flight(level, &config, 0, threads as u64)? as usize;

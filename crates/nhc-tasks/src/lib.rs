@@ -19,7 +19,6 @@ pub mod arithmetic;
 pub mod boolean;
 pub mod copy_family;
 pub mod evaluate;
-pub mod limits;
 pub mod model;
 pub mod registry;
 pub mod search_plan;
@@ -135,7 +134,7 @@ pub trait Task: Send + Sync + 'static {
     }
     /// The highest level this task accepts (its sampler's cost or the world's size may bound it).
     fn max_level(&self) -> usize {
-        limits::MAX_LEVEL
+        nhc_io::limits::MAX_LEVEL
     }
     /// At least the model steps a sample of `level` runs (for estimating memory before a run).
     fn max_steps(&self, level: usize) -> u64;

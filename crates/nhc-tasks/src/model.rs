@@ -58,7 +58,7 @@ pub struct ModelFile {
 #[derive(Debug, Error)]
 pub enum ModelError {
     #[error(transparent)]
-    File(#[from] crate::limits::LimitError),
+    File(#[from] nhc_io::limits::LimitError),
     #[error("cannot write model file {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a valid model file: {source}")]
@@ -130,7 +130,7 @@ impl ModelFile {
     /// Reads a model file of a known format: the name of its algorithm, and the file.
     pub fn read(path: &Path) -> Result<(String, ModelFile), ModelError> {
         let p = || path.to_path_buf();
-        let text = crate::limits::read_text(path, "model file", crate::limits::MAX_MODEL_BYTES)?;
+        let text = nhc_io::limits::read_text(path, "model file", nhc_io::limits::MAX_MODEL_BYTES)?;
         let file: ModelFile =
             serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
         let algorithm = match file.format {
@@ -146,21 +146,8 @@ impl ModelFile {
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         let err = |source| ModelError::Write { path: path.to_path_buf(), source };
         let text = serde_json::to_string_pretty(self).map_err(|e| err(std::io::Error::other(e)))?;
-        write_atomic(path, text.as_bytes()).map_err(err)
+        nhc_io::write_atomic(path, text.as_bytes()).map_err(err)
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, so a reader (or a crash)
-/// never sees a half-written file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)
 }
 
 impl Model {

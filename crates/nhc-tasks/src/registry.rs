@@ -8,12 +8,12 @@ use crate::any_task::{AnyTask, Entry};
 use crate::arithmetic::{Arithmetic, Decimal};
 use crate::boolean::Boolean;
 use crate::copy_family::{Binary, Copy, Decimals, Duplicated, RepeatCopy, Reverse};
-use crate::limits::LimitError;
 use crate::search_plan::permuted::SokobanPermuted;
 use crate::search_plan::{SearchPlan, sokoban::Sokoban};
 use crate::search_plan::{blocks::Blocks, sliding::SlidingPuzzle};
 use crate::sort::{Bytes, Sort};
 use crate::sort_domains::Strings;
+use nhc_io::limits::LimitError;
 use thiserror::Error;
 
 /// Bad requests to a task.

@@ -162,7 +162,7 @@ pub enum ConfigError {
     #[error("invalid TOML training config: {0}")]
     Toml(String),
     #[error(transparent)]
-    File(#[from] nhc_tasks::limits::LimitError),
+    File(#[from] nhc_io::limits::LimitError),
     #[error("config {path}: {source}")]
     InFile { path: String, source: Box<ConfigError> },
 }
@@ -337,7 +337,7 @@ impl TrainConfig {
 
     /// Reads and checks a TOML file (`nhc train --config FILE`); its errors name the file.
     pub fn from_file(path: &std::path::Path) -> Result<Self, ConfigError> {
-        use nhc_tasks::limits::{MAX_STATE_BYTES, read_text};
+        use nhc_io::limits::{MAX_STATE_BYTES, read_text};
         let text = read_text(path, "config", MAX_STATE_BYTES)?;
         Self::from_toml(&text)
             .map_err(|e| ConfigError::InFile { path: path.display().to_string(), source: Box::new(e) })

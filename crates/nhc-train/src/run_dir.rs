@@ -10,9 +10,10 @@
 use crate::lock::{LockError, lock};
 use crate::records::{IterationLog, MetricsLine, RunSummary};
 use crate::trainer::{TrainError, TrainState, Trainer};
+use nhc_io::limits::{LimitError, MAX_STATE_BYTES, read_text};
+use nhc_io::write_atomic;
 use nhc_model::{ParamsError, Variant};
-use nhc_tasks::limits::{LimitError, MAX_STATE_BYTES, read_text};
-use nhc_tasks::model::{LearnedModel, write_atomic};
+use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{ModelError, ModelFile, TaskError};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufWriter, Write};

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
-/// Highest level any command accepts (a task may accept fewer, [`crate::Task::max_level`]).
+/// Highest level any command accepts (a task may accept fewer: its `max_level`).
 pub const MAX_LEVEL: usize = 1_000_000;
 /// Most samples of one evaluation.
 pub const MAX_SAMPLES: usize = 1_000_000;
