@@ -310,7 +310,7 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     assert_eq!(std::fs::read_to_string(out.join("report.md"))?, text);
     let finished = runs.iter().filter(|r| r["summary"]["finished"] == true).count();
     assert!(text.contains(&format!("| copy | 2 | {finished} | ")), "{text}");
-    assert!(text.contains("| 814 |"), "the paper's median beside ours: {text}");
+    assert!(text.contains("| 814 (−319, +291) |"), "the paper's median beside ours: {text}");
     // Every summary lists its lineages, adding up to its learning iterations; the report counts
     // them from the sweep file, one finished lineage per finished run.
     let mut lineages = 0;
@@ -609,17 +609,11 @@ fn report_compares_sweeps_in_the_papers_layout() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("| NHC | iterations |") && text.contains("*3132 (−565, +1722)*"), "{text}");
     assert!(text.contains("| NHC | runs | 15 | 15 |"));
-    // Lineages come from the sweep file: recorded for the re-run tasks, said to be missing, not
-    // guessed, for the runs that predate the record.
-    assert!(text.contains("| search | 15 | 36 | 15 |"), "{text}");
-    if !std::path::Path::new("runs/paper").exists() {
-        assert!(text.contains("| sort | 0 of 15 |"), "{text}");
-    }
-    // The runs' directories (relative paths in full.jsonl) are not here: no figure of fewer models.
-    if !std::path::Path::new("runs/paper").exists() {
-        assert!(text.contains("Not redrawn: the run directories of NHC"), "{text}");
-        assert!(!dir.path().join("cmp_learning_curves.png").exists());
-    }
+    // Lineages and learning curves come from the sweep file alone (the runs' directories,
+    // relative paths in full.jsonl, are not here): every task's lineages, and the figure.
+    assert!(text.contains("| search | 15 | 36 | 15 |") && text.contains("| sort | 15 | 68 | 13 |"), "{text}");
+    assert!(text.contains("![learning curves](cmp_learning_curves.png)"), "{text}");
+    assert!(dir.path().join("cmp_learning_curves.png").exists());
     fails_with(&["report", full, full], "give --out FILE");
 }
 
