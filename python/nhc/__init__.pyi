@@ -43,7 +43,7 @@ class IterationRecord(TypedDict):
     best_offspring: float | None
     perfect: bool
     max_fitness: bool
-    perfect_streak: int
+    perfect_streak: int  # consecutive perfect iterations on the current level (solves it at 750, or 1 500)
     updated: bool
     learned: bool
     learning_iterations: int

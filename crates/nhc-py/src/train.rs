@@ -159,11 +159,9 @@ pub fn train(
         None => {
             let mut trainer = trainer;
             let stopped = py.detach(|| -> Result<bool, nhc_train::TrainError> {
-                let mut streak = 0;
                 while !trainer.done() {
                     let log = trainer.step()?;
-                    streak = if log.perfect { streak + 1 } else { 0 };
-                    if observer.iteration(&log, streak).is_break() {
+                    if observer.iteration(&log, trainer.state().curriculum.streak).is_break() {
                         return Ok(true);
                     }
                 }

@@ -81,8 +81,9 @@ pub trait Observer {
     fn started(&mut self, trainer: &Trainer) {
         let _ = trainer;
     }
-    /// After each iteration; `streak` = consecutive perfect iterations (since the run started
-    /// or resumed). Returning `ControlFlow::Break(())` stops the run cleanly: a checkpoint is
+    /// After each iteration; `streak` = the curriculum's consecutive perfect iterations on the
+    /// current level (the count that solves it, MODEL §7; 0 right after a level is solved).
+    /// Returning `ControlFlow::Break(())` stops the run cleanly: a checkpoint is
     /// written and the run returns [`Outcome::Stopped`].
     fn iteration(&mut self, log: &IterationLog, streak: u64) -> ControlFlow<()>;
 }
@@ -228,10 +229,9 @@ fn drive(
     let mut last_save = Instant::now();
 
     observer.started(&trainer);
-    let mut streak: u64 = 0;
     while !trainer.done() {
         let l = trainer.step()?;
-        streak = if l.perfect { streak + 1 } else { 0 };
+        let streak = trainer.state().curriculum.streak;
         let line = to_json(&MetricsLine::new(&l, elapsed(&start)), &metrics, false)?;
         writeln!(log, "{line}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
         if observer.iteration(&l, streak).is_break() {
