@@ -3,7 +3,9 @@
 median last level learned ~ solved, and perfect runs at each test level ("–": not run)."""
 import json,sys,statistics as st
 rows=[json.loads(l) for f in sys.argv[1:] for l in open(f)]
-order=["search","plan","search+","plan+","addition","sort","arithmetic","copy","repeatCopy","reverse","duplicated"]
+import os
+paper=json.load(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),"results","paper_table1.json")))["tasks"]
+order=paper+sorted({r["summary"]["task"] for r in rows}-set(paper))
 print("| task | runs | finished | last level learned ~ solved (median) | perfect at 10 | 100 | 500 | 1000 |")
 print("|---|---:|---:|---|---:|---:|---:|---:|")
 for t in order:
