@@ -69,6 +69,13 @@ pub struct RunMetrics {
     pub lineages: Vec<Lineage>,
 }
 
+impl RunMetrics {
+    /// The run's learning curve, thinned for a sweep line.
+    pub fn curve(&self) -> Curve {
+        Curve::thin(&self.fitness, &self.learning_per_level)
+    }
+}
+
 /// Reads a run directory's metrics.jsonl. Lineages: the iteration that restarts already counts
 /// the restart and still belongs to the old lineage; a lineage ends in a failed check, a passed
 /// one (finished), or a restart; the run's last one, when no restart ended it, finished or was

@@ -142,7 +142,6 @@ pub fn report(path: &Path) -> Result<String> {
         writeln!(each)?;
     }
     // Figures, from each run's curve (its line's, or its run directory's metrics).
-    let mut figures = String::new();
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
     let mut from_metrics: Vec<Option<Vec<Lineage>>> = vec![None; runs.len()];
     for (r, lineages) in runs.iter().zip(&mut from_metrics) {
@@ -163,21 +162,11 @@ pub fn report(path: &Path) -> Result<String> {
     let file = |stem: &str| {
         Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
     };
-    let kept = format!("{base}_learning_curves.svg");
-    if curves.is_empty() && Path::new(&kept).exists() {
-        // No run carries a curve: the figures drawn earlier stay, and the report says so.
-        eprintln!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
-        figures = String::from("Drawn earlier; not redrawn (no run here carries its learning curve).\n\n");
-        for (title, stem) in FIGURES {
-            let f = file(&format!("{base}_{stem}"));
-            write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
-        }
-        figures = format!("## Figures\n\n{figures}");
-    }
-    if !curves.is_empty() {
+    let stem = |k: usize| format!("{base}_{}", FIGURES[k].1);
+    let drawn = !curves.is_empty();
+    if drawn {
         let tasks: Vec<String> = curves.iter().map(|c| c.task.clone()).collect();
-        let stem = format!("{base}_{}", FIGURES[0].1);
-        crate::plots::learning_curves(&panels(curves), Path::new(&stem))?;
+        crate::plots::learning_curves(&panels(curves), Path::new(&stem(0)))?;
         let mean_per_level: Vec<crate::plots::Series> = spent
             .iter()
             .map(|(task, runs)| {
@@ -190,12 +179,11 @@ pub fn report(path: &Path) -> Result<String> {
                 (task.clone(), points)
             })
             .collect();
-        let levels_stem = format!("{base}_{}", FIGURES[1].1);
         crate::plots::per_level(
             "Learning iterations per level, mean over runs",
             "learning iterations",
             &mean_per_level,
-            Path::new(&levels_stem),
+            Path::new(&stem(1)),
         )?;
         let last: Vec<crate::plots::Series> = tasks
             .iter()
@@ -210,14 +198,23 @@ pub fn report(path: &Path) -> Result<String> {
                 (task.clone(), points.collect())
             })
             .collect();
-        let last_stem = format!("{base}_{}", FIGURES[2].1);
-        crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&last_stem))?;
-        for (title, stem) in [(FIGURES[0].0, &stem), (FIGURES[1].0, &levels_stem), (FIGURES[2].0, &last_stem)]
-        {
-            let f = file(stem);
+        crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&stem(2)))?;
+    }
+    // Without a curve to draw from, the figures drawn earlier stay, and the report says so.
+    let kept = !drawn && Path::new(&format!("{}.svg", stem(0))).exists();
+    if kept {
+        eprintln!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
+    }
+    let mut figures = String::new();
+    if drawn || kept {
+        figures += "## Figures\n\n";
+        if kept {
+            figures += "Drawn earlier; not redrawn (no run here carries its learning curve).\n\n";
+        }
+        for (k, (title, _)) in FIGURES.iter().enumerate() {
+            let f = file(&stem(k));
             write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
         }
-        figures = format!("## Figures\n\n{figures}");
     }
     let with_metrics: Vec<(&Run, Option<Vec<Lineage>>)> = runs.iter().zip(from_metrics).collect();
     let lineage_table = lineage_table(&with_metrics)?;

@@ -62,7 +62,7 @@ impl SweepLine {
             return Ok((None, None));
         };
         let m = crate::plots::read_metrics(dir)?;
-        Ok((Some(Curve::thin(&m.fitness, &m.learning_per_level)), Some(m.lineages)))
+        Ok((Some(m.curve()), Some(m.lineages)))
     }
 }
 
@@ -136,11 +136,10 @@ pub fn run(s: Sweep) -> Result<()> {
     let mut lines = String::new();
     for (task, seed) in &jobs {
         let dir = run_dir(&s.out, task, *seed);
-        let m = crate::plots::read_metrics(&dir)?;
         let line = SweepLine {
             summary: read_json(&dir.join("summary.json"))?,
             eval: read_json(&dir.join("eval.json"))?,
-            curve: Some(Curve::thin(&m.fitness, &m.learning_per_level)),
+            curve: Some(crate::plots::read_metrics(&dir)?.curve()),
             dir: Some(dir),
         };
         lines.push_str(&serde_json::to_string(&line)?);
