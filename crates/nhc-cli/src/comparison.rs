@@ -23,12 +23,7 @@ const ROWS: [&str; 6] = ["iterations", "last level", "level 10", "level 100", "l
 
 /// The paper's name of a variant's model.
 pub fn model_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Nhc => "NHC",
-        Variant::NhcAnc => "NHC-anc",
-        Variant::NhcPrev => "NHC-prev",
-        Variant::DncIsHa => "DNC+is+ha",
-    }
+    v.label()
 }
 
 /// The paper's Table 1, as committed.

@@ -414,4 +414,19 @@ mod tests {
             }
         }
     }
+
+    /// `--variant`'s help names every model variant.
+    #[test]
+    fn variant_help_names_every_variant() {
+        let cli = Cli::command();
+        for sub in ["eval", "run", "trace", "train", "sweep"] {
+            let cmd = cli.find_subcommand(sub).expect("a subcommand");
+            let arg = cmd.get_arguments().find(|a| a.get_id() == "variant").expect("--variant");
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            for name in nhc_model::Variant::names() {
+                let listed = help.split([' ', ',', ':']).any(|w| w == name);
+                assert!(listed, "`nhc {sub} --variant` help lacks {name}: {help}");
+            }
+        }
+    }
 }

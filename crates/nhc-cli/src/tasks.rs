@@ -20,16 +20,21 @@ pub fn tasks(as_json: bool) -> Result<()> {
         }
         return emit(&text);
     }
-    writeln!(
-        text,
-        "| task | domain | ALU operations | θ: nhc | θ: nhc-anc | θ: nhc-prev | θ: dnc-is-ha (LSTM size) |"
-    )?;
-    writeln!(text, "|---|---|---|---:|---:|---:|---:|")?;
+    // A variant whose controller differs from the full NHC's (DNC+is+ha's LSTM) shows its size.
+    let columns: String = Variant::ALL.iter().map(|v| format!(" θ: {v} |")).collect();
+    writeln!(text, "| task | domain | ALU operations |{columns}")?;
+    writeln!(text, "|---|---|---|{}", "---:|".repeat(Variant::ALL.len()))?;
     for t in all {
-        let [a, b, c, d] = Variant::ALL.map(|v| params(*t, v));
-        let h = t.algorithm().model(Variant::DncIsHa).controller;
         let (name, domain, ops) = (t.name(), t.domain(), t.ops().join(" "));
-        writeln!(text, "| {name} | {domain} | {ops} | {a} | {b} | {c} | {d} ({h}) |")?;
+        write!(text, "| {name} | {domain} | {ops} |")?;
+        for v in Variant::ALL {
+            let (model, nhc) = (t.algorithm().model(v), &t.algorithm().config);
+            match model.controller {
+                h if h != nhc.controller => write!(text, " {} (controller {h}) |", params(*t, v))?,
+                _ => write!(text, " {} |", params(*t, v))?,
+            }
+        }
+        writeln!(text)?;
     }
     emit(&text)
 }

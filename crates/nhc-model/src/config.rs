@@ -1,5 +1,6 @@
 //! Sizes and switches of the algorithmic modules for one task (MODEL §2).
 
+use crate::architecture::Arch;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -33,10 +34,10 @@ pub struct Config {
     pub previous_update: bool,
     /// Ancestry linkage (P and C modes); off in the NHC-anc ablation.
     pub ancestry: bool,
-    /// Which memory the algorithmic modules use: the NHC's, or the DNC's (DNC+is+ha, where
-    /// `controller` is the LSTM's hidden size). Absent in model files of the NHC's memory.
-    #[serde(default, skip_serializing_if = "MemoryKind::is_nhc")]
-    pub memory: MemoryKind,
+    /// The architecture behind the data modules ([`Arch`]): the NHC's, or the DNC's (DNC+is+ha,
+    /// where `controller` is the LSTM's hidden size). Absent in model files of the NHC.
+    #[serde(default, skip_serializing_if = "Arch::is_nhc")]
+    pub memory: Arch,
     /// How a write joins the temporal list and what a free leaves of it (docs/DESIGN.md,
     /// "Temporal links"). Absent in model files written before the choice existed: [`Links::Tail`].
     #[serde(default)]
@@ -70,20 +71,9 @@ impl Links {
     pub const ALL: [Links; 3] = [Links::Tail, Links::Formula, Links::Removed];
 }
 
-/// The memory behind the algorithmic modules.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MemoryKind {
-    /// The NHC's Controller, Memory and Bus.
-    #[default]
-    Nhc,
-    /// The DNC's controller, memory and output layer with information split and hard attention.
-    Dnc,
-}
-
-impl MemoryKind {
+impl Arch {
     pub fn is_nhc(&self) -> bool {
-        *self == MemoryKind::Nhc
+        *self == Arch::Nhc
     }
 }
 
@@ -123,7 +113,7 @@ impl Config {
         free_gates: false,
         previous_update: true,
         ancestry: true,
-        memory: MemoryKind::Nhc,
+        memory: Arch::Nhc,
         links: Links::Tail,
     };
 
@@ -146,10 +136,7 @@ impl Config {
         if self.write_heads > MAX_WRITE_HEADS {
             return Err(ConfigError::TooManyWriteHeads { max: MAX_WRITE_HEADS, got: self.write_heads });
         }
-        if self.memory == MemoryKind::Dnc && self.write_heads != 1 {
-            return Err(ConfigError::DncWriteHeads(self.write_heads));
-        }
-        Ok(())
+        self.memory.check(self)
     }
 
     /// Read modes per read head: h_r HALT modes, then F, B (and P, C with ancestry) per write head.

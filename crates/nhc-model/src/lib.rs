@@ -1,5 +1,8 @@
 //! The algorithmic modules of the Neural Harvard Computer (docs/MODEL.md §2–§3).
 //!
+//! - [`architecture`]: the seam every architecture implements ([`Architecture`]: θ's layout,
+//!   policy, memory, gate biases, word noise), the run-time name ([`Arch`]) and a policy of any
+//!   architecture ([`Agent`]).
 //! - [`config`]: sizes and switches ([`Config`]), the read-mode list ([`ReadMode`]).
 //! - [`variant`]: the full NHC and its ablations ([`Variant`]), maps from an algorithm's config
 //!   to the model's.
@@ -13,6 +16,7 @@
 //!   ([`Machine::run`]).
 //! - [`score`]: the expected trace ([`Trace`]) and the fitness of MODEL §5 ([`Scorer`]).
 
+pub mod architecture;
 pub mod config;
 pub mod dnc;
 pub mod machine;
@@ -22,11 +26,14 @@ pub mod policy;
 pub mod score;
 pub mod variant;
 
-pub use config::{Config, ConfigError, Links, MemoryKind, ReadMode};
-pub use dnc::{DncDecision, DncLayout, DncLearned, DncMemory};
+pub use architecture::{
+    Agent, Arch, Architecture, ControlRow, Decision, NhcModules, Visit, Word, WordNoise, Workspace, theta_len,
+};
+pub use config::{Config, ConfigError, Links, ReadMode};
+pub use dnc::{DncControl, DncDecision, DncIsHa, DncLayout, DncLearned, DncMemory};
 pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
 pub use memory::{Memory, MemoryDecision, MemoryModule};
-pub use params::{Layout, Params, ParamsError, theta_len};
-pub use policy::{Agent, BusDecision, Learned, Observation, Policy, PolicyMut};
+pub use params::{Block, Layout, Params, ParamsError};
+pub use policy::{BusDecision, Learned, Observation, Policy};
 pub use score::{Expected, Outcome, RunLimits, Scorer, Trace, run_scored};
 pub use variant::{UnknownVariant, Variant};

@@ -1,7 +1,7 @@
 //! θ: one flat vector with named views in the paper's order (MODEL §2, "θ").
 
-use crate::config::{Config, ConfigError, MemoryKind};
-use crate::dnc::DncLayout;
+use crate::architecture::theta_len;
+use crate::config::{Config, ConfigError};
 use thiserror::Error;
 
 /// One affine map `y = W x + b` stored inside θ: `W` is `rows × cols`, row-major, then `b`.
@@ -23,7 +23,8 @@ impl Block {
     pub fn is_empty(&self) -> bool {
         self.rows == 0
     }
-    pub(crate) fn end(&self) -> usize {
+    /// Where the block ends in θ.
+    pub fn end(&self) -> usize {
         self.offset + self.len()
     }
     /// Where `b` lives in θ.
@@ -104,14 +105,6 @@ impl Layout {
     }
 }
 
-/// |θ| for `config`: the NHC's [`Layout`] or, for the DNC's memory, the [`DncLayout`].
-pub fn theta_len(config: &Config) -> usize {
-    match config.memory {
-        MemoryKind::Nhc => Layout::new(config).len(),
-        MemoryKind::Dnc => DncLayout::new(config).len(),
-    }
-}
-
 /// Parameters that do not fit their config.
 #[derive(Debug, Error, PartialEq)]
 pub enum ParamsError {
@@ -133,7 +126,6 @@ pub const MAX_PARAM: f32 = 1e5;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
     config: Config,
-    layout: Layout,
     theta: Vec<f32>,
 }
 
@@ -141,7 +133,6 @@ impl Params {
     /// Checks the config and that θ has the right length and only finite numbers.
     pub fn new(config: Config, theta: Vec<f32>) -> Result<Self, ParamsError> {
         config.check()?;
-        let layout = Layout::new(&config);
         let expected = theta_len(&config);
         if theta.len() != expected {
             return Err(ParamsError::Length { expected, got: theta.len() });
@@ -152,14 +143,10 @@ impl Params {
         if let Some(index) = theta.iter().position(|x| x.abs() > MAX_PARAM) {
             return Err(ParamsError::OutOfRange { index, value: theta[index] });
         }
-        Ok(Params { config, layout, theta })
+        Ok(Params { config, theta })
     }
     pub fn config(&self) -> &Config {
         &self.config
-    }
-    /// The NHC's blocks in θ (for a DNC config, see [`DncLayout`]).
-    pub fn layout(&self) -> &Layout {
-        &self.layout
     }
     pub fn theta(&self) -> &[f32] {
         &self.theta

@@ -1,10 +1,9 @@
 //! The decision interface (what the algorithmic modules see → what they decide) and its learned
 //! implementation: Controller, memory interface and Bus (MODEL §2 steps 2, 3, 5).
 
-use crate::config::{Config, MemoryKind};
-use crate::dnc::{DncDecision, DncLearned};
+use crate::config::Config;
 use crate::memory::MemoryDecision;
-use crate::params::{Block, Params};
+use crate::params::{Block, Layout, Params};
 
 /// What the algorithmic modules see before the memory step.
 #[derive(Debug, Clone, Copy)]
@@ -67,6 +66,7 @@ pub const MARGIN_MAX: f32 = 0.1;
 #[derive(Debug, Clone)]
 pub struct Learned {
     params: Params,
+    layout: Layout,
     x_c: Vec<f32>,
     x_m: Vec<f32>,
     x_b: Vec<f32>,
@@ -87,6 +87,7 @@ impl Learned {
             x_b: vec![0.0; c.bus_inputs()],
             scratch: vec![0.0; widest],
             logits: vec![0.0; c.ops],
+            layout: Layout::new(&c),
             params,
         }
     }
@@ -141,7 +142,7 @@ pub(crate) fn concat(out: &mut [f32], parts: &[&[f32]]) {
 impl Policy for Learned {
     /// Controller `c_c = tanh(W_c x_c + b_c)` and the memory interface on `x_m = [c_im; c_c]`.
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
-        let (theta, l) = (self.params.theta(), self.params.layout());
+        let (theta, l) = (self.params.theta(), &self.layout);
         let c = self.params.config();
         let bus_prev: &[f32] = if c.bus_feedback { obs.bus_prev } else { &[] };
         let alu_prev: &[f32] = if c.alu_feedback > 0 { obs.alu_prev } else { &[] };
@@ -178,8 +179,13 @@ impl Policy for Learned {
 
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let bus = &self.params.layout().bus;
-        bus_decision(bus, self.params.theta(), &mut self.x_b, &mut self.logits, &[input_bus, c_c, read_now])
+        bus_decision(
+            &self.layout.bus,
+            self.params.theta(),
+            &mut self.x_b,
+            &mut self.logits,
+            &[input_bus, c_c, read_now],
+        )
     }
 }
 
@@ -196,35 +202,4 @@ pub(crate) fn bus_decision(
     block.apply(theta, x, logits);
     let op = argmax(logits);
     BusDecision { op, margin: margin(logits, op) }
-}
-
-/// A policy for either memory: what runs a model.
-pub enum Agent {
-    /// The NHC's memory: the learned modules or a scripted solution.
-    Nhc(Box<dyn Policy + Send>),
-    /// The DNC's memory (DNC+is+ha).
-    Dnc(Box<dyn Policy<DncDecision> + Send>),
-}
-
-impl Agent {
-    /// The learned modules on `params`, for the memory its config names.
-    pub fn learned(params: Params) -> Agent {
-        match params.config().memory {
-            MemoryKind::Nhc => Agent::Nhc(Box::new(Learned::new(params))),
-            MemoryKind::Dnc => Agent::Dnc(Box::new(DncLearned::new(params))),
-        }
-    }
-    /// A borrowed view, to run.
-    pub fn as_mut(&mut self) -> PolicyMut<'_> {
-        match self {
-            Agent::Nhc(p) => PolicyMut::Nhc(p.as_mut()),
-            Agent::Dnc(p) => PolicyMut::Dnc(p.as_mut()),
-        }
-    }
-}
-
-/// A borrowed policy for either memory.
-pub enum PolicyMut<'a> {
-    Nhc(&'a mut dyn Policy),
-    Dnc(&'a mut dyn Policy<DncDecision>),
 }

@@ -1,74 +1,82 @@
 //! Model variants (paper, Table 1): the full NHC and its ablations, as maps from an algorithm's
 //! [`Config`] to the model's.
 
-use crate::config::{Config, MemoryKind};
-use crate::params::theta_len;
+use crate::architecture::{Arch, theta_len};
+use crate::config::Config;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Which model runs an algorithm (paper, "Comparison Methods").
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Variant {
+/// Declares the model variants: for each its name (command line, model files), the paper's
+/// name for it, and its config as a map from the algorithm's full-NHC config.
+macro_rules! variants {
+    ($($(#[$doc:meta])* $v:ident = $name:literal, $label:literal, $config:expr;)+) => {
+        /// Which model runs an algorithm (paper, "Comparison Methods").
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum Variant {
+            $($(#[$doc])* #[serde(rename = $name)] $v,)+
+        }
+
+        impl Variant {
+            /// Every variant, the full NHC first.
+            pub const ALL: [Variant; [$($name),+].len()] = [$(Variant::$v),+];
+
+            /// Every variant's name.
+            pub fn names() -> Vec<&'static str> {
+                Variant::ALL.iter().map(|v| v.name()).collect()
+            }
+            /// The name on the command line and in model files.
+            pub fn name(self) -> &'static str {
+                match self { $(Variant::$v => $name,)+ }
+            }
+            /// The paper's name of the model (Table 1).
+            pub fn label(self) -> &'static str {
+                match self { $(Variant::$v => $label,)+ }
+            }
+            /// The model's config for an algorithm whose full-NHC config is `algorithm`.
+            pub fn config(self, algorithm: &Config) -> Config {
+                let lower: fn(&Config) -> Config = match self { $(Variant::$v => $config,)+ };
+                lower(algorithm)
+            }
+        }
+    };
+}
+
+variants! {
     /// The full NHC.
     #[default]
-    Nhc,
+    Nhc = "nhc", "NHC", Config::clone;
     /// NHC-anc: no ancestry linkage (no P and C read modes).
-    NhcAnc,
+    NhcAnc = "nhc-anc", "NHC-anc", |c| Config { ancestry: false, ..c.clone() };
     /// NHC-prev: no previous-update head; two write heads instead (paper: "to counter the
     /// removed update head").
-    NhcPrev,
+    NhcPrev = "nhc-prev", "NHC-prev", |c| Config { previous_update: false, write_heads: 2, ..c.clone() };
     /// DNC+is+ha: the DNC's controller, memory and output layer in place of the NHC's
     /// Controller, Memory and Bus, with the information split and hard attention.
-    DncIsHa,
+    DncIsHa = "dnc-is-ha", "DNC+is+ha", dnc_is_ha;
 }
 
 /// A variant name that is not known.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
-#[error("unknown model variant `{0}`; known variants: nhc, nhc-anc, nhc-prev, dnc-is-ha")]
+#[error("unknown model variant `{0}`; known variants: {known}", known = Variant::names().join(", "))]
 pub struct UnknownVariant(pub String);
 
-impl Variant {
-    /// Every variant, the full NHC first.
-    pub const ALL: [Variant; 4] = [Variant::Nhc, Variant::NhcAnc, Variant::NhcPrev, Variant::DncIsHa];
-
-    /// The name on the command line and in model files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Nhc => "nhc",
-            Variant::NhcAnc => "nhc-anc",
-            Variant::NhcPrev => "nhc-prev",
-            Variant::DncIsHa => "dnc-is-ha",
-        }
-    }
-
-    /// The model's config for an algorithm whose full-NHC config is `algorithm`.
-    ///
-    /// DNC+is+ha: the paper does not give the controller's size; the LSTM's hidden size H is the
-    /// one (from 1 to 32, the smaller on a tie) whose |θ| is closest to the full NHC's for the
-    /// same algorithm, so that NES searches spaces of about the same dimension.
-    pub fn config(self, algorithm: &Config) -> Config {
-        match self {
-            Variant::Nhc => algorithm.clone(),
-            Variant::NhcAnc => Config { ancestry: false, ..algorithm.clone() },
-            Variant::NhcPrev => Config { previous_update: false, write_heads: 2, ..algorithm.clone() },
-            Variant::DncIsHa => {
-                let dnc = Config {
-                    memory: MemoryKind::Dnc,
-                    write_heads: 1,
-                    previous_update: false,
-                    ancestry: false,
-                    free_gates: true,
-                    ..algorithm.clone()
-                };
-                let target = theta_len(algorithm);
-                (1..=32)
-                    .map(|h| Config { controller: h, ..dnc.clone() })
-                    .min_by_key(|c| theta_len(c).abs_diff(target))
-                    .unwrap_or(dnc)
-            }
-        }
-    }
+/// DNC+is+ha's config: the paper does not give the controller's size; the LSTM's hidden size H
+/// is the one (from 1 to 32, the smaller on a tie) whose |θ| is closest to the full NHC's for the
+/// same algorithm, so that NES searches spaces of about the same dimension.
+fn dnc_is_ha(algorithm: &Config) -> Config {
+    let dnc = Config {
+        memory: Arch::Dnc,
+        write_heads: 1,
+        previous_update: false,
+        ancestry: false,
+        free_gates: true,
+        ..algorithm.clone()
+    };
+    let target = theta_len(algorithm);
+    (1..=32)
+        .map(|h| Config { controller: h, ..dnc.clone() })
+        .min_by_key(|c| theta_len(c).abs_diff(target))
+        .unwrap_or(dnc)
 }
 
 impl std::fmt::Display for Variant {

@@ -7,7 +7,7 @@
 //! strength `BETA` makes the content weighting (cosine similarity, softmax) practically one-hot.
 
 use nhc_model::dnc::ReadSource;
-use nhc_model::{Config, DncDecision, DncMemory, MemoryKind, MemoryModule};
+use nhc_model::{Arch, Config, DncDecision, DncMemory, MemoryModule};
 
 /// A key strength β large enough that the best cosine match takes all the content weight.
 const BETA: f32 = 50.0;
@@ -15,7 +15,7 @@ const BETA: f32 = 50.0;
 const N_MAX: usize = 16;
 
 fn config(read_heads: usize) -> Config {
-    Config { word: 2, read_heads, memory: MemoryKind::Dnc, ..Config::PAPER }
+    Config { word: 2, read_heads, memory: Arch::Dnc, ..Config::PAPER }
 }
 
 fn memory() -> DncMemory<u8> {

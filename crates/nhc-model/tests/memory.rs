@@ -20,7 +20,7 @@ fn config(read_heads: usize, write_heads: usize, ancestry: bool) -> Config {
         free_gates: true,
         previous_update: true,
         ancestry,
-        memory: nhc_model::MemoryKind::Nhc,
+        memory: nhc_model::Arch::Nhc,
         links: nhc_model::Links::Tail,
     }
 }

@@ -40,8 +40,8 @@ pub fn tasks(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// A learned model from its file (`models/sort.json`, a run's `model.json`).
 #[pyfunction]
 pub fn load(path: PathBuf) -> PyResult<Model> {
-    let (algorithm, file) = ModelFile::read(&path).map_err(model_error)?;
-    let task = registry::find(&algorithm)
+    let file = ModelFile::read(&path).map_err(model_error)?;
+    let task = registry::find(&file.algorithm)
         .map_err(|e| crate::errors::ModelError::new_err(format!("{}: {e}", path.display())))?;
     let learned = ModelFile::load(&path, task).map_err(model_error)?;
     Ok(Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta: file.meta })

@@ -3,11 +3,11 @@
 
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
 use crate::registry::TaskError;
-use crate::trace::{Describe, TRACE_ROW_BYTES, TraceRow};
+use crate::trace::{TRACE_ROW_BYTES, TraceRow};
 use crate::{Algorithm, Model, Task, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
-use nhc_model::{Agent, Config, DncMemory, Machine, MemoryModule, Policy, RunLimits, run_scored};
+use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, run_scored};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -188,35 +188,41 @@ impl<T: Task> Entry<T> {
         rows: Option<&mut Vec<TraceRow>>,
         after_step: &mut dyn FnMut(u64),
     ) -> Run<T> {
-        let config = model.config(self.0.algorithm());
-        match model.policy(self) {
-            Agent::Nhc(mut p) => self.run_on(Machine::new(&config), p.as_mut(), prepared, rows, after_step),
-            Agent::Dnc(mut p) => {
-                let machine = Machine::with_memory(&config, DncMemory::new(&config));
-                self.run_on(machine, p.as_mut(), prepared, rows, after_step)
-            }
-        }
+        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
+        self.run_limited(model, prepared, limits, rows, after_step)
     }
 
-    /// [`Entry::run_prepared`] on `machine` under `policy`.
-    fn run_on<M, P>(
+    /// [`Entry::run_prepared`] within `limits`, on a new machine for the model's architecture.
+    fn run_limited(
         &self,
-        mut machine: Machine<T::Data, M>,
-        policy: &mut P,
+        model: &Model,
         prepared: &PreparedSample<T>,
-        mut rows: Option<&mut Vec<TraceRow>>,
+        limits: RunLimits,
+        rows: Option<&mut Vec<TraceRow>>,
         after_step: &mut dyn FnMut(u64),
-    ) -> Run<T>
-    where
-        M: MemoryModule<T::Data>,
-        M::Decision: Describe,
-        P: Policy<M::Decision> + ?Sized,
-    {
-        let task = &self.0;
-        let config = machine.config().clone();
+    ) -> Run<T> {
+        let config = model.config(self.0.algorithm());
+        model.policy(self).visit(RunOn { task: &self.0, config, prepared, limits, rows, after_step })
+    }
+}
+
+/// One run of a policy on a prepared sample, at the policy's architecture.
+struct RunOn<'a, T: Task> {
+    task: &'a T,
+    config: Config,
+    prepared: &'a PreparedSample<T>,
+    limits: RunLimits,
+    rows: Option<&'a mut Vec<TraceRow>>,
+    after_step: &'a mut dyn FnMut(u64),
+}
+
+impl<T: Task> Visit for RunOn<'_, T> {
+    type Output = Run<T>;
+    fn visit<A: Architecture>(self, policy: &mut dyn Policy<A::Decision>) -> Run<T> {
+        let RunOn { task, config, prepared, limits, mut rows, after_step } = self;
+        let mut machine = Machine::with_memory(&config, A::memory::<T::Data>(&config));
         let ops = task.algorithm().ops;
         let mut modules = prepared.modules.clone();
-        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
         let outcome =
             run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
                 after_step(r.step);
@@ -318,25 +324,10 @@ impl<T: Task> AnyTask for Entry<T> {
         let task = &self.0;
         self.level_in_flight(level, &model.config(task.algorithm()), 0, 1)?;
         let prepared = PreparedSample::new(task, task.sample(level, &mut sample_rng(seed, level, 0)));
-        let config = model.config(task.algorithm());
-        let mut modules = prepared.modules.clone();
         let limits = RunLimits { stop_at_mistake: false, max_steps };
         let start = std::time::Instant::now();
-        let outcome = match model.policy(self) {
-            Agent::Nhc(mut p) => run_scored(
-                &mut Machine::new(&config),
-                &mut modules,
-                p.as_mut(),
-                &prepared.trace,
-                limits,
-                |_, _| {},
-            ),
-            Agent::Dnc(mut p) => {
-                let mut machine = Machine::with_memory(&config, DncMemory::new(&config));
-                run_scored(&mut machine, &mut modules, p.as_mut(), &prepared.trace, limits, |_, _| {})
-            }
-        };
-        Ok((outcome.steps, start.elapsed().as_secs_f64()))
+        let run = self.run_limited(model, &prepared, limits, None, &mut |_| {});
+        Ok((run.steps, start.elapsed().as_secs_f64()))
     }
     fn trace(&self, model: &Model, source: &TraceSource) -> Result<(Vec<TraceRow>, RunReport), TaskError> {
         let task = &self.0;

@@ -5,13 +5,12 @@
 
 use crate::{SampleRng, Task, sample_rng};
 use nhc_model::{
-    Agent, Config, DncMemory, Machine, Memory, MemoryModule, Outcome, Policy, PolicyMut, RunLimits, Trace,
-    run_scored,
+    Agent, Architecture, Config, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit, WordNoise,
+    Workspace, run_scored,
 };
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::any::Any;
 
 /// One sample, by what regenerates it: the task's sampler at `level` with a generator seeded by
 /// `seed` (so bad memories and checkpoints need no serialisable samples).
@@ -63,11 +62,36 @@ impl<T: Task> PreparedSample<T> {
         (outcome, solved)
     }
 
-    /// [`PreparedSample::score`] on the workspace's machine for the policy's memory.
-    pub fn score_in(&self, task: &T, policy: PolicyMut<'_>, workspace: &mut Workspace) -> (Outcome, bool) {
-        match policy {
-            PolicyMut::Nhc(p) => self.score(task, workspace.machine::<_, Memory<T::Data>>(), p),
-            PolicyMut::Dnc(p) => self.score(task, workspace.machine::<_, DncMemory<T::Data>>(), p),
+    /// [`PreparedSample::score`] by `agent` on the workspace's machine for its architecture;
+    /// with `noise`, word noise drawn from it (docs/DESIGN.md, "Word noise").
+    pub fn score_in(
+        &self,
+        task: &T,
+        agent: &mut Agent,
+        workspace: &mut Workspace,
+        noise: Option<&mut dyn FnMut() -> f32>,
+    ) -> (Outcome, bool) {
+        agent.visit(ScoreIn { prepared: self, task, workspace, noise })
+    }
+}
+
+/// [`PreparedSample::score_in`] at the agent's architecture.
+struct ScoreIn<'a, 'n, T: Task> {
+    prepared: &'a PreparedSample<T>,
+    task: &'a T,
+    workspace: &'a mut Workspace,
+    noise: Option<&'n mut dyn FnMut() -> f32>,
+}
+
+impl<T: Task> Visit for ScoreIn<'_, '_, T> {
+    type Output = (Outcome, bool);
+    fn visit<A: Architecture>(self, policy: &mut dyn Policy<A::Decision>) -> (Outcome, bool) {
+        let machine = self.workspace.machine::<A, T::Data>();
+        match self.noise {
+            Some(draw) => {
+                self.prepared.score(self.task, machine, &mut WordNoise::<A> { inner: policy, draw })
+            }
+            None => self.prepared.score(self.task, machine, policy),
         }
     }
 }
@@ -91,62 +115,20 @@ pub struct Scored {
     pub steps: u64,
 }
 
-/// A memory module made from a config, for [`Workspace`].
-pub trait FromConfig {
-    fn from_config(config: &Config) -> Self;
-}
-
-impl<D: Clone + Default> FromConfig for Memory<D> {
-    fn from_config(config: &Config) -> Self {
-        Memory::new(config)
-    }
-}
-
-impl<D: Clone + Default> FromConfig for DncMemory<D> {
-    fn from_config(config: &Config) -> Self {
-        DncMemory::new(config)
-    }
-}
-
-/// A thread's machine, of whatever data type and memory the model has, reused across runs.
-pub struct Workspace {
-    config: Config,
-    machine: Option<Box<dyn Any + Send>>,
-}
-
-impl Workspace {
-    /// A workspace for models of `config`.
-    pub fn new(config: &Config) -> Self {
-        Workspace { config: config.clone(), machine: None }
-    }
-
-    /// The machine for data words `D` and memory `M`, made on first use.
-    pub fn machine<D, M>(&mut self) -> &mut Machine<D, M>
-    where
-        D: Clone + Default + PartialEq + std::fmt::Debug + Send + 'static,
-        M: MemoryModule<D> + FromConfig + Send + 'static,
-        M::Decision: Send,
-    {
-        let fits = self.machine.as_ref().is_some_and(|m| m.is::<Machine<D, M>>());
-        if !fits {
-            let machine = Machine::with_memory(&self.config, M::from_config(&self.config));
-            self.machine = Some(Box::new(machine));
-        }
-        match self.machine.as_mut().and_then(|m| m.downcast_mut::<Machine<D, M>>()) {
-            Some(m) => m,
-            None => unreachable!("the machine was just made for D and M"),
-        }
-    }
-}
-
 /// Prepared samples of one task, behind an object-safe interface: what training needs.
 pub trait Prepared: Send + Sync {
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Runs `policy` on sample `i`.
-    fn score(&self, i: usize, policy: PolicyMut<'_>, workspace: &mut Workspace) -> Scored;
+    /// Runs `agent` on sample `i`, with word noise from `noise` when given.
+    fn score(
+        &self,
+        i: usize,
+        agent: &mut Agent,
+        workspace: &mut Workspace,
+        noise: Option<&mut dyn FnMut() -> f32>,
+    ) -> Scored;
 }
 
 /// Samples of task `T`, each prepared once.
@@ -169,8 +151,14 @@ impl<T: Task> Prepared for Batch<'_, T> {
     fn len(&self) -> usize {
         self.samples.len()
     }
-    fn score(&self, i: usize, policy: PolicyMut<'_>, workspace: &mut Workspace) -> Scored {
-        let (o, solved) = self.samples[i].score_in(self.task, policy, workspace);
+    fn score(
+        &self,
+        i: usize,
+        agent: &mut Agent,
+        workspace: &mut Workspace,
+        noise: Option<&mut dyn FnMut() -> f32>,
+    ) -> Scored {
+        let (o, solved) = self.samples[i].score_in(self.task, agent, workspace, noise);
         Scored { fitness: o.fitness(), solved, steps: o.steps }
     }
 }
@@ -236,7 +224,7 @@ pub fn score_prepared<T: Task>(
     policy: &mut Agent,
     workspace: &mut Workspace,
 ) -> SampleResult {
-    let (o, solved) = prepared.score_in(task, policy.as_mut(), workspace);
+    let (o, solved) = prepared.score_in(task, policy, workspace, None);
     SampleResult { solved, steps: o.steps, fitness: o.fitness() }
 }
 

@@ -33,8 +33,9 @@ use std::fmt::Debug;
 use thiserror::Error;
 
 pub use any_task::AnyTask;
-pub use evaluate::{EvalReport, Prepared, SampleResult, Scored, Workspace};
+pub use evaluate::{EvalReport, Prepared, SampleResult, Scored};
 pub use model::{Model, ModelError, ModelFile};
+pub use nhc_model::Workspace;
 pub use registry::{TaskError, find, names};
 
 /// The generator every sample is drawn from.

@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Version of the model-file layout written by this build (format 1, without algorithm and
-/// variant, is still read).
+/// Version of the model-file layout this build reads and writes.
 pub const FORMAT: u32 = 2;
 
 /// What drives the algorithmic modules.
@@ -34,17 +33,11 @@ pub struct ModelFile {
     /// Layout version ([`FORMAT`]).
     pub format: u32,
     /// The algorithm, as on the command line; the model runs on any of its domains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithm: Option<String>,
-    /// The model variant (`nhc`, `nhc-anc`, `nhc-prev`).
-    #[serde(default)]
+    pub algorithm: String,
+    /// The model variant.
     pub variant: Variant,
     /// The domain it was trained on (provenance).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub domain: Option<String>,
-    /// Format 1: the task name, which is the algorithm's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task: Option<String>,
+    pub domain: String,
     /// Sizes and switches of the algorithmic modules.
     pub config: Config,
     /// θ in the paper's order (see `nhc_model::Layout`).
@@ -63,10 +56,8 @@ pub enum ModelError {
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a valid model file: {source}")]
     Malformed { path: PathBuf, source: serde_json::Error },
-    #[error("{path} has format {found}; this build reads formats 1 and {FORMAT}")]
+    #[error("{path} has format {found}; this build reads format {FORMAT}")]
     Format { path: PathBuf, found: u32 },
-    #[error("{path} names no algorithm")]
-    NoAlgorithm { path: PathBuf },
     #[error("{path} holds a model of algorithm `{found}`, not `{expected}`")]
     AlgorithmMismatch { path: PathBuf, expected: String, found: String },
     #[error("{path} does not fit `{algorithm}` as {variant} (expected config {expected}, found {found})")]
@@ -87,10 +78,9 @@ impl ModelFile {
     ) -> Self {
         ModelFile {
             format: FORMAT,
-            algorithm: Some(algorithm.name.to_string()),
+            algorithm: algorithm.name.to_string(),
             variant: model.variant,
-            domain: Some(domain.to_string()),
-            task: None,
+            domain: domain.to_string(),
             config: model.params.config().clone(),
             params: model.params.theta().to_vec(),
             meta,
@@ -101,13 +91,13 @@ impl ModelFile {
     /// a model loads for any domain of its algorithm.
     pub fn load(path: &Path, task: &dyn AnyTask) -> Result<LearnedModel, ModelError> {
         let p = || path.to_path_buf();
-        let (algorithm, file) = Self::read(path)?;
+        let file = Self::read(path)?;
         let expected = task.algorithm();
-        if algorithm != expected.name {
+        if file.algorithm != expected.name {
             return Err(ModelError::AlgorithmMismatch {
                 path: p(),
                 expected: expected.name.into(),
-                found: algorithm,
+                found: file.algorithm,
             });
         }
         // A model runs with the linkage convention it was trained with.
@@ -116,7 +106,7 @@ impl ModelFile {
             let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
             return Err(ModelError::ConfigMismatch {
                 path: p(),
-                algorithm,
+                algorithm: file.algorithm,
                 variant: file.variant,
                 expected: show(&config),
                 found: show(&file.config),
@@ -127,19 +117,20 @@ impl ModelFile {
         Ok(LearnedModel { variant: file.variant, params })
     }
 
-    /// Reads a model file of a known format: the name of its algorithm, and the file.
-    pub fn read(path: &Path) -> Result<(String, ModelFile), ModelError> {
+    /// Reads a model file of this build's format.
+    pub fn read(path: &Path) -> Result<ModelFile, ModelError> {
         let p = || path.to_path_buf();
         let text = nhc_io::limits::read_text(path, "model file", nhc_io::limits::MAX_MODEL_BYTES)?;
-        let file: ModelFile =
-            serde_json::from_str(&text).map_err(|source| ModelError::Malformed { path: p(), source })?;
-        let algorithm = match file.format {
-            1 => file.task.clone(),
-            FORMAT => file.algorithm.clone(),
-            found => return Err(ModelError::Format { path: p(), found }),
+        // The format first, so that a file of another format is named as such.
+        #[derive(Deserialize)]
+        struct Format {
+            format: u32,
         }
-        .ok_or_else(|| ModelError::NoAlgorithm { path: p() })?;
-        Ok((algorithm, file))
+        let malformed = |source| ModelError::Malformed { path: p(), source };
+        match serde_json::from_str::<Format>(&text).map_err(malformed)?.format {
+            FORMAT => serde_json::from_str(&text).map_err(malformed),
+            found => Err(ModelError::Format { path: p(), found }),
+        }
     }
 
     /// Writes the file atomically: a temporary file beside it, then a rename.

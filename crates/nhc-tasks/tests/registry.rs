@@ -1,7 +1,7 @@
 //! Every registered task: learned models on arbitrary θ never panic, and evaluation gives the
 //! same result on 1 and on 2 threads (samples have their own generators, MODEL §3).
 
-use nhc_model::{Params, Variant, theta_len};
+use nhc_model::{Arch, Params, Variant, theta_len};
 use nhc_tasks::Model;
 use nhc_tasks::model::LearnedModel;
 
@@ -10,13 +10,15 @@ fn theta(len: usize, salt: usize) -> Vec<f32> {
     (0..len).map(|k| ((k * 37 + salt * 13) % 11) as f32 / 3.0 - 1.6).collect()
 }
 
-/// For DNC+is+ha this also checks that its LSTM state starts afresh on every sample: one thread
-/// runs all samples on one policy, two threads split them.
+/// Every variant runs on every task. For DNC+is+ha this also checks that its LSTM state starts
+/// afresh on every sample: one thread runs all samples on one policy, two threads split them.
 #[test]
 fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error::Error>> {
     for task in nhc_tasks::registry::all() {
-        for (variant, salt) in
-            [0, 1, 2, 3].map(|s| (Variant::Nhc, s)).into_iter().chain([(Variant::DncIsHa, 0)])
+        for (variant, salt) in [0, 1, 2, 3]
+            .map(|s| (Variant::Nhc, s))
+            .into_iter()
+            .chain(Variant::ALL[1..].iter().map(|&v| (v, 0)))
         {
             let config = task.algorithm().model(variant);
             let params = Params::new(config.clone(), theta(theta_len(&config), salt))?;
@@ -33,7 +35,7 @@ fn evaluation_does_not_depend_on_thread_count() -> Result<(), Box<dyn std::error
                 task.name()
             );
             // A run to the end, without stopping at mistakes (the DNC's step costs O(N)).
-            let cap = if variant == Variant::DncIsHa { 3_000 } else { 100_000 };
+            let cap = if config.memory == Arch::Nhc { 100_000 } else { 3_000 };
             task.time_sample(&model, 6, 1, cap)?;
         }
     }
@@ -154,7 +156,7 @@ fn model_files_with_extreme_numbers_are_refused() {
     {
         let params = vec![value; len].join(",");
         let text = format!(
-            r#"{{"format":2,"algorithm":"copy","config":{},"params":[{params}]}}"#,
+            r#"{{"format":2,"algorithm":"copy","variant":"nhc","domain":"binary","config":{},"params":[{params}]}}"#,
             serde_json::to_string(&task.config()).unwrap()
         );
         let path = dir.join("m.json");

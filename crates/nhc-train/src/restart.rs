@@ -5,12 +5,12 @@ use crate::check::CheckLog;
 use crate::config::TrainConfig;
 use crate::records::{Ending, Lineage};
 use crate::trainer::TrainState;
-use nhc_model::{Config, Layout, MemoryKind, theta_len};
+use nhc_model::{Config, theta_len};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus, for the NHC's memory, `gate_bias`
-/// on the biases of the previous-write gates and the free gates (the DNC's gates start at 0).
+/// A fresh θ for `model`: N(0, init_std²) from `rng`, plus `gate_bias` on the biases of the
+/// architecture's gates (the NHC's previous-write and free gates; the DNC's start at 0).
 pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng) -> Vec<f32> {
     let mut theta: Vec<f32> = (0..theta_len(model))
         .map(|_| {
@@ -18,11 +18,8 @@ pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng)
             (config.init_std * e) as f32
         })
         .collect();
-    if model.memory == MemoryKind::Nhc {
-        let layout = Layout::new(model);
-        for block in [layout.prev_gate, layout.free_write, layout.free_read] {
-            theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
-        }
+    for block in model.memory.gates(model) {
+        theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
     }
     theta
 }

@@ -2,7 +2,7 @@
 //! sample (or offspring) order whatever the number of threads.
 
 use crate::noise::WordNoise;
-use nhc_model::{Agent, Config, Params, PolicyMut};
+use nhc_model::{Agent, Config, Params};
 use nhc_tasks::{Prepared, Scored, Workspace};
 use rayon::prelude::*;
 
@@ -12,8 +12,8 @@ pub fn learned_policy(model: &Config, theta: Vec<f32>) -> Option<Agent> {
     Params::new(model.clone(), theta).ok().map(Agent::learned)
 }
 
-/// One run of `policy` on sample `i`, with word noise of `noise.0` seeded by `noise.1` when given.
-/// Word noise applies to the NHC's control words only (a DNC+is+ha run refuses it up front).
+/// One run of `policy` on sample `i`, with word noise of `noise.0` seeded by `noise.1` when given
+/// (an architecture without word noise refuses it when training starts).
 pub fn score(
     policy: Option<&mut Agent>,
     batch: &dyn Prepared,
@@ -22,11 +22,12 @@ pub fn score(
     noise: Option<(f32, u64)>,
 ) -> Scored {
     let Some(policy) = policy else { return Scored::default() };
-    match (policy.as_mut(), noise) {
-        (PolicyMut::Nhc(p), Some((std, seed))) => {
-            batch.score(i, PolicyMut::Nhc(&mut WordNoise::new(p, std, seed)), workspace)
+    match noise {
+        Some((std, seed)) => {
+            let mut noise = WordNoise::new(std, seed);
+            batch.score(i, policy, workspace, Some(&mut || noise.draw()))
         }
-        (p, _) => batch.score(i, p, workspace),
+        None => batch.score(i, policy, workspace, None),
     }
 }
 

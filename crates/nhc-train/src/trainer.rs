@@ -9,7 +9,7 @@ use crate::nes::Nes;
 use crate::records::{Ending, IterationLog, Lineage, Summary};
 use crate::restart::{self, initial_theta};
 use crate::scoring::{score_all, score_offspring};
-use nhc_model::{Config, MemoryKind, Params, ParamsError, Variant};
+use nhc_model::{Config, Params, ParamsError, Variant};
 use nhc_tasks::AnyTask;
 use nhc_tasks::evaluate::{Prepared, SampleKey};
 use rand::SeedableRng;
@@ -41,8 +41,8 @@ pub enum TrainError {
     ThetaLength { task: &'static str, variant: Variant, expected: usize, found: usize },
     #[error("checkpoint θ: {0}")]
     CheckpointTheta(ParamsError),
-    #[error("word noise perturbs the NHC's control words; DNC+is+ha trains without it (word_noise = 0)")]
-    WordNoiseDnc,
+    #[error("word noise is defined for the NHC's control words only; {0} trains without it (word_noise = 0)")]
+    WordNoise(Variant),
     #[error(
         "θ left the range of a model at iteration {iteration} ({source}); training stopped, the last checkpoint is the last good state"
     )]
@@ -110,8 +110,8 @@ impl Trainer {
     ) -> Result<Self, TrainError> {
         let model = model_config(task, variant, &config);
         model.check().map_err(ParamsError::from)?;
-        if model.memory == MemoryKind::Dnc && config.word_noise > 0.0 {
-            return Err(TrainError::WordNoiseDnc);
+        if !model.memory.word_noise() && config.word_noise > 0.0 {
+            return Err(TrainError::WordNoise(variant));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let theta = initial_theta(&model, &config, &mut rng);

@@ -2,7 +2,7 @@
 //! that names it, loaded, evaluated and traced. Copy seed 1 learns all training levels (as the
 //! paper's DNC+is+ha does) and, as in the paper, does not generalize to level 100.
 
-use nhc_model::{MemoryKind, Variant};
+use nhc_model::{Arch, Variant};
 use nhc_tasks::any_task::TraceSource;
 use nhc_tasks::model::{LearnedModel, ModelFile};
 use nhc_tasks::{Model, find};
@@ -12,7 +12,7 @@ use nhc_train::{TrainConfig, TrainError, Trainer};
 fn dnc_is_ha_trains_saves_loads_and_runs() -> Result<(), Box<dyn std::error::Error>> {
     let copy = find("copy")?;
     let mut t = Trainer::new(copy, Variant::DncIsHa, TrainConfig::default().validate()?, 1)?;
-    assert_eq!(t.model().memory, MemoryKind::Dnc);
+    assert_eq!(t.model().memory, Arch::Dnc);
     while !t.done() && t.state().iteration < 40_000 {
         t.step()?;
     }
@@ -50,5 +50,5 @@ fn dnc_is_ha_trains_saves_loads_and_runs() -> Result<(), Box<dyn std::error::Err
 fn dnc_is_ha_refuses_word_noise() {
     let config = TrainConfig { word_noise: 0.1, ..TrainConfig::default() }.validate().unwrap();
     let err = Trainer::new(find("copy").unwrap(), Variant::DncIsHa, config, 1).err();
-    assert!(matches!(err, Some(TrainError::WordNoiseDnc)), "{err:?}");
+    assert!(matches!(err, Some(TrainError::WordNoise(Variant::DncIsHa))), "{err:?}");
 }
