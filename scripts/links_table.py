@@ -41,7 +41,9 @@ for links in ("tail", "formula", "removed"):
     table[("duplicated NHC-anc", links)] = (rows(f"results/links/e2-nhc-anc-{links}.jsonl"), 6_000)
 table[("arithmetic", "formula")] = (rows("results/links/e3-formula.jsonl"), 6_000)
 
-tasks = ["copy", "reverse", "repeatCopy", "duplicated", "duplicated NHC-anc", "arithmetic"]
+# Rows: the tasks measured, in the order of the paper's Table 1, each model variant after its task.
+paper = json.load(open("results/paper_table1.json"))["tasks"]
+tasks = sorted({t for t, _ in table}, key=lambda t: (paper.index(t.split()[0]), t))
 print("| task (seeds, cap) | tail (default) | formula | removed |")
 print("|---|---|---|---|")
 for t in tasks:

@@ -38,7 +38,37 @@ pub fn report(path: &Path) -> Result<String> {
     } else {
         (path.to_path_buf(), path.with_extension("md"))
     };
-    let text = nhc_io::limits::read_text(&path, "sweep file", nhc_io::limits::MAX_STATE_BYTES)
+    let runs = read_runs(&path)?;
+    let levels = test_levels(&runs);
+    let (curves, from_metrics) = curves(&runs)?;
+    let figures = figures(&runs, curves, &path, &out_path)?;
+    let with_metrics: Vec<(&Run, FromMetrics)> = runs.iter().zip(from_metrics).collect();
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+    let out = format!(
+        "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
+         iterations that updated θ, over all lineages of a run (restarts included); a run that hit \
+         the cap counts with the cap. The paper does not say whether its Table 1 counts all \
+         lineages or only the surviving one; Lineages has both. Perfect run: every sample of the \
+         level solved.\n\n## Learning\n\n{}\n## Generalization\n\n{}\n\
+         {figures}{}## Runs\n\n{}",
+        runs.len(),
+        learning_table(&runs)?,
+        generalization_table(&runs, &levels)?,
+        lineage_table(&with_metrics)?,
+        runs_table(&runs, &levels)?,
+    );
+    write_atomic(&out_path, out.as_bytes())?;
+    eprintln!(
+        "wrote {}{}",
+        out_path.display(),
+        if figures.is_empty() { "" } else { " and its figures beside it" }
+    );
+    Ok(out)
+}
+
+/// The runs of the sweep file at `path`, at least one.
+fn read_runs(path: &Path) -> Result<Vec<Run>> {
+    let text = nhc_io::limits::read_text(path, "sweep file", nhc_io::limits::MAX_STATE_BYTES)
         .with_context(|| format!("give a sweep directory or its sweep.jsonl ({})", path.display()))?;
     let runs: Vec<Run> = text
         .lines()
@@ -49,38 +79,44 @@ pub fn report(path: &Path) -> Result<String> {
     if runs.is_empty() {
         bail!("{} holds no runs", path.display());
     }
+    Ok(runs)
+}
+
+/// Every level any run was evaluated at, ascending.
+fn test_levels(runs: &[Run]) -> Vec<usize> {
     let mut levels: Vec<usize> =
         runs.iter().flat_map(|r| r.eval.keys().filter_map(|k| k.parse().ok())).collect();
     levels.sort_unstable();
     levels.dedup();
+    levels
+}
 
+/// The tasks of `runs`, each once, in the paper's table order (unregistered tasks last), each
+/// with its runs.
+fn by_task(runs: &[Run]) -> Vec<(&str, Vec<&Run>)> {
+    let names = nhc_tasks::names();
+    let mut tasks: Vec<&str> = runs.iter().map(|r| r.summary.task.as_str()).collect();
+    tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
+    tasks.dedup();
+    tasks.into_iter().map(|task| (task, runs.iter().filter(|r| r.summary.task == task).collect())).collect()
+}
+
+/// The paper's cell of Table 1 in `row` for `task`, for the model the runs `rs` trained.
+fn paper_cell(rs: &[&Run], row: &str, task: &str) -> String {
+    let variant = rs.first().map_or(nhc_model::Variant::Nhc, |r| r.summary.variant);
+    crate::comparison::paper(crate::comparison::model_name(variant), row, task)
+}
+
+/// The Learning table: per task, runs, finished runs, learning iterations (median and
+/// quartiles) beside the paper's, and the median last levels learned and solved.
+fn learning_table(runs: &[Run]) -> Result<String> {
     let mut md = String::new();
     writeln!(
         md,
         "| task | runs | finished | learning iterations, median (to quartiles) | paper | last level learned, median | last level solved, median |"
     )?;
     writeln!(md, "|---|---:|---:|---|---:|---:|---:|")?;
-    let mut per_level = String::new();
-    write!(per_level, "| task |")?;
-    for l in &levels {
-        write!(per_level, " L{l} perfect runs | L{l} solved samples |")?;
-    }
-    writeln!(per_level, " paper perfect runs (L100–1000) |")?;
-    writeln!(per_level, "|---|{}---:|", "---:|---:|".repeat(levels.len()))?;
-
-    let names = nhc_tasks::names();
-    let mut tasks: Vec<&str> = runs.iter().map(|r| r.summary.task.as_str()).collect();
-    tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
-    tasks.dedup();
-    for task in tasks {
-        let rs: Vec<&Run> = runs.iter().filter(|r| r.summary.task == task).collect();
-        // The paper's numbers of this sweep's model, from Table 1 (results/paper_table1.json):
-        // learning iterations, and the share of perfect runs at level 1000 (the paper gives one
-        // share for levels 100, 500 and 1000).
-        let variant = rs.first().map_or(nhc_model::Variant::Nhc, |r| r.summary.variant);
-        let cell = |row| crate::comparison::paper(crate::comparison::model_name(variant), row, task);
-        let paper_iterations = cell("iterations");
-        let paper_perfect = cell("level 1000").split(" ~").next().unwrap_or("–").to_string();
+    for (task, rs) in by_task(runs) {
         let median = |f: fn(&Run) -> f64| {
             let mut v: Vec<f64> = rs.iter().map(|r| f(r)).collect();
             v.sort_by(f64::total_cmp);
@@ -92,36 +128,58 @@ pub fn report(path: &Path) -> Result<String> {
             rs.len(),
             rs.iter().filter(|r| r.summary.finished).count(),
             median_iqr(rs.iter().map(|r| r.summary.learning_iterations as f64).collect()),
-            paper_iterations,
+            paper_cell(&rs, "iterations", task),
             median(|r| r.summary.last_level_learned as f64),
             median(|r| r.summary.last_level_solved as f64),
         )?;
-        write!(per_level, "| {task} |")?;
-        for l in &levels {
+    }
+    Ok(md)
+}
+
+/// The Generalization table: per task and test level, the share of perfect runs and of solved
+/// samples, beside the paper's share of perfect runs (one share for levels 100, 500 and 1000,
+/// its level-1000 cell).
+fn generalization_table(runs: &[Run], levels: &[usize]) -> Result<String> {
+    let mut md = String::new();
+    write!(md, "| task |")?;
+    for l in levels {
+        write!(md, " L{l} perfect runs | L{l} solved samples |")?;
+    }
+    writeln!(md, " paper perfect runs (L100–1000) |")?;
+    writeln!(md, "|---|{}---:|", "---:|---:|".repeat(levels.len()))?;
+    for (task, rs) in by_task(runs) {
+        write!(md, "| {task} |")?;
+        for l in levels {
             let evals: Vec<_> = rs.iter().filter_map(|r| r.eval.get(&l.to_string())).collect();
             let perfect = evals.iter().filter(|e| e.solved == e.samples).count();
             let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.solved, b + e.samples));
             let pct = |a: f64, b: f64| if b > 0.0 { format!("{:.1} %", 100.0 * a / b) } else { "–".into() };
             write!(
-                per_level,
+                md,
                 " {} | {} |",
                 pct(perfect as f64, evals.len() as f64),
                 pct(solved as f64, samples as f64)
             )?;
         }
-        writeln!(per_level, " {paper_perfect} |")?;
+        let paper = paper_cell(&rs, "level 1000", task);
+        writeln!(md, " {} |", paper.split(" ~").next().unwrap_or("–"))?;
     }
-    let mut each = String::new();
+    Ok(md)
+}
+
+/// The Runs table: one row per run, its summary and its solved samples per test level.
+fn runs_table(runs: &[Run], levels: &[usize]) -> Result<String> {
+    let mut md = String::new();
     write!(
-        each,
+        md,
         "| task | seed | iterations | learning iterations | last level learned | last level solved | restarts (failed checks) | wall s |"
     )?;
-    levels.iter().try_for_each(|l| write!(each, " solved L{l} |"))?;
-    writeln!(each, "\n|---|---:|---:|---:|---:|---:|---:|---:|{}", "---:|".repeat(levels.len()))?;
-    for r in &runs {
+    levels.iter().try_for_each(|l| write!(md, " solved L{l} |"))?;
+    writeln!(md, "\n|---|---:|---:|---:|---:|---:|---:|---:|{}", "---:|".repeat(levels.len()))?;
+    for r in runs {
         let s = &r.summary;
         write!(
-            each,
+            md,
             "| {} | {} | {} | {} | {} | {} | {} ({}) | {:.1} |",
             s.task,
             s.seed,
@@ -133,20 +191,28 @@ pub fn report(path: &Path) -> Result<String> {
             s.failed_checks,
             s.wall_seconds,
         )?;
-        for l in &levels {
+        for l in levels {
             match r.eval.get(&l.to_string()) {
-                Some(e) => write!(each, " {}/{} |", e.solved, e.samples)?,
-                None => write!(each, " – |")?,
+                Some(e) => write!(md, " {}/{} |", e.solved, e.samples)?,
+                None => write!(md, " – |")?,
             }
         }
-        writeln!(each)?;
+        writeln!(md)?;
     }
-    // Figures, from each run's curve (its line's, or its run directory's metrics).
+    Ok(md)
+}
+
+/// A run's lineages as its run directory's metrics.jsonl recorded them, when read from there.
+type FromMetrics = Option<Vec<Lineage>>;
+
+/// Each run's learning curve (its line's, or its run directory's metrics), gathered per task,
+/// and per run the lineages its metrics.jsonl recorded (when read from there).
+fn curves(runs: &[Run]) -> Result<(Vec<crate::plots::Curves>, Vec<FromMetrics>)> {
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
-    let mut from_metrics: Vec<Option<Vec<Lineage>>> = vec![None; runs.len()];
-    for (r, lineages) in runs.iter().zip(&mut from_metrics) {
-        let (curve, from_dir) = r.curve_and_lineages()?;
-        *lineages = from_dir;
+    let mut from_metrics = Vec::with_capacity(runs.len());
+    for r in runs {
+        let (curve, lineages) = r.curve_and_lineages()?;
+        from_metrics.push(lineages);
         let Some(curve) = curve else { continue };
         let task = &r.summary.task;
         match curves.iter_mut().find(|c| &c.task == task) {
@@ -154,53 +220,18 @@ pub fn report(path: &Path) -> Result<String> {
             None => curves.push(crate::plots::Curves { task: task.clone(), runs: vec![curve] }),
         }
     }
-    let spent: Vec<(String, Vec<Vec<u64>>)> = curves
-        .iter()
-        .map(|c| (c.task.clone(), c.runs.iter().map(|r| r.learning_per_level.clone()).collect()))
-        .collect();
+    Ok((curves, from_metrics))
+}
+
+/// The Figures section: the [`FIGURES`] drawn from `curves` beside `out_path`; without a curve,
+/// the figures drawn there earlier, kept and said so; without either, nothing.
+fn figures(runs: &[Run], curves: Vec<crate::plots::Curves>, path: &Path, out_path: &Path) -> Result<String> {
     let base = out_path.with_extension("").to_string_lossy().into_owned();
-    let file = |stem: &str| {
-        Path::new(stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()
-    };
     let stem = |k: usize| format!("{base}_{}", FIGURES[k].1);
     let drawn = !curves.is_empty();
     if drawn {
-        let tasks: Vec<String> = curves.iter().map(|c| c.task.clone()).collect();
-        crate::plots::learning_curves(&panels(curves), Path::new(&stem(0)))?;
-        let mean_per_level: Vec<crate::plots::Series> = spent
-            .iter()
-            .map(|(task, runs)| {
-                let points = (1..=11)
-                    .map(|l| {
-                        let total: u64 = runs.iter().map(|r| r.get(l - 1).copied().unwrap_or(0)).sum();
-                        (l as f64, total as f64 / runs.len() as f64)
-                    })
-                    .collect();
-                (task.clone(), points)
-            })
-            .collect();
-        crate::plots::per_level(
-            "Learning iterations per level, mean over runs",
-            "learning iterations",
-            &mean_per_level,
-            Path::new(&stem(1)),
-        )?;
-        let last: Vec<crate::plots::Series> = tasks
-            .iter()
-            .map(|task| {
-                let ls: Vec<f64> = runs
-                    .iter()
-                    .filter(|r| &r.summary.task == task)
-                    .map(|r| r.summary.last_level_learned as f64)
-                    .collect();
-                let points =
-                    (1..=11).map(|l| (l as f64, ls.iter().filter(|x| **x == l as f64).count() as f64));
-                (task.clone(), points.collect())
-            })
-            .collect();
-        crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&stem(2)))?;
+        draw_figures(runs, curves, stem)?;
     }
-    // Without a curve to draw from, the figures drawn earlier stay, and the report says so.
     let kept = !drawn && Path::new(&format!("{}.svg", stem(0))).exists();
     if kept {
         eprintln!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
@@ -212,29 +243,58 @@ pub fn report(path: &Path) -> Result<String> {
             figures += "Drawn earlier; not redrawn (no run here carries its learning curve).\n\n";
         }
         for (k, (title, _)) in FIGURES.iter().enumerate() {
-            let f = file(&stem(k));
+            let stem = stem(k);
+            let f =
+                Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
             write!(figures, "![{title}]({f}.png) ([SVG]({f}.svg))\n\n")?;
         }
     }
-    let with_metrics: Vec<(&Run, Option<Vec<Lineage>>)> = runs.iter().zip(from_metrics).collect();
-    let lineage_table = lineage_table(&with_metrics)?;
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-    let out = format!(
-        "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
-         iterations that updated θ, over all lineages of a run (restarts included); a run that hit \
-         the cap counts with the cap. The paper does not say whether its Table 1 counts all \
-         lineages or only the surviving one; Lineages has both. Perfect run: every sample of the \
-         level solved.\n\n## Learning\n\n{md}\n## Generalization\n\n{per_level}\n\
-         {figures}{lineage_table}## Runs\n\n{each}",
-        runs.len()
-    );
-    write_atomic(&out_path, out.as_bytes())?;
-    eprintln!(
-        "wrote {}{}",
-        out_path.display(),
-        if figures.is_empty() { "" } else { " and its figures beside it" }
-    );
-    Ok(out)
+    Ok(figures)
+}
+
+/// Draws the [`FIGURES`], figure `k` to `stem(k)` (`.png` and `.svg`): the learning curves
+/// (panels of [`GROUPS`]), the mean learning iterations per level, and how many runs last
+/// learned at each level.
+fn draw_figures(
+    runs: &[Run],
+    curves: Vec<crate::plots::Curves>,
+    stem: impl Fn(usize) -> String,
+) -> Result<()> {
+    let tasks: Vec<String> = curves.iter().map(|c| c.task.clone()).collect();
+    let mean_per_level: Vec<crate::plots::Series> = curves
+        .iter()
+        .map(|c| {
+            let points = (1..=11)
+                .map(|l| {
+                    let total: u64 =
+                        c.runs.iter().map(|r| r.learning_per_level.get(l - 1).copied().unwrap_or(0)).sum();
+                    (l as f64, total as f64 / c.runs.len() as f64)
+                })
+                .collect();
+            (c.task.clone(), points)
+        })
+        .collect();
+    crate::plots::learning_curves(&panels(curves), Path::new(&stem(0)))?;
+    crate::plots::per_level(
+        "Learning iterations per level, mean over runs",
+        "learning iterations",
+        &mean_per_level,
+        Path::new(&stem(1)),
+    )?;
+    let last: Vec<crate::plots::Series> = tasks
+        .iter()
+        .map(|task| {
+            let ls: Vec<f64> = runs
+                .iter()
+                .filter(|r| &r.summary.task == task)
+                .map(|r| r.summary.last_level_learned as f64)
+                .collect();
+            let points = (1..=11).map(|l| (l as f64, ls.iter().filter(|x| **x == l as f64).count() as f64));
+            (task.clone(), points.collect())
+        })
+        .collect();
+    crate::plots::per_level("Last level that triggered learning", "runs", &last, Path::new(&stem(2)))?;
+    Ok(())
 }
 
 /// The report's figures: title and file-name suffix.

@@ -1,26 +1,30 @@
 //! `nhc.tasks`, `nhc.load`, `nhc.scripted`, `nhc.sample` and the `Model` class: the registry's
 //! tasks and a model's run, evaluation and trace, on built-in domains or the user's own
-//! ([`crate::user`]).
+//! ([`crate::user`]), both through the core's [`AnyTask`]. Built-in domains run without the GIL,
+//! evaluations in parallel; the user's domains call Python as they run, so they run holding the
+//! GIL, and their evaluations run their samples one after another ([`on_one_thread`]).
 
 use crate::convert::{to_json, to_py, trace_columns};
 use crate::errors::{model_error, task_error, value_error};
-use crate::user::{self, Calls, Obj, Order, Place, World};
+use crate::user::{self, Calls, InPython, Order, World};
 use nhc_model::{Variant, theta_len};
-use nhc_tasks::evaluate::{PreparedSample, score_prepared};
 use nhc_tasks::model::LearnedModel;
-use nhc_tasks::search_plan::{Answer, Problem, check_problem};
-use nhc_tasks::{EvalReport, ModelFile, Task, Workspace, sample_rng};
+use nhc_tasks::search_plan::SearchPlan;
+use nhc_tasks::sort::Sort;
+use nhc_tasks::{EvalReport, ModelFile, TaskError};
 use nhc_tasks::{
-    any_task::{AnyTask, Entry, Run, TraceSource},
+    any_task::{AnyTask, Entry, TraceSource},
     registry,
-    trace::{TRACE_ROW_BYTES, TraceRow},
 };
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::json;
 use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 /// Every task: name, domains (training domain first), ALU operations and |θ| per model variant.
 #[pyfunction]
@@ -81,11 +85,59 @@ pub struct Model {
     pub(crate) meta: Option<serde_json::Value>,
 }
 
-/// A domain argument: a built-in domain's task, or the user's data modules.
+/// A domain argument: a built-in domain's task, or the model's task on the user's data modules
+/// (for one request).
 enum Domain {
     Named(&'static dyn AnyTask),
-    Order(Order),
-    World(World),
+    Order(Entry<InPython<Sort<Order>>>),
+    World(Entry<InPython<SearchPlan<World>>>),
+}
+
+/// The first exception of the user's functions in a request, else `result` (an input refused
+/// says why, without the task's name: the user gave Python objects, not a task's JSON).
+fn in_python<R>(calls: &Calls, result: Result<R, TaskError>) -> PyResult<R> {
+    calls.check()?;
+    result.map_err(|e| match e {
+        TaskError::Input { source, .. } => value_error(source),
+        e => task_error(e),
+    })
+}
+
+/// Runs `job` (an evaluation on the user's data modules) on the one thread of a pool of its own,
+/// so that the core's parallel loop runs the samples there one after another, in order: every
+/// call into Python needs the GIL, so more threads would only take turns holding it. That thread
+/// holds the GIL (Python lets other threads in while the user's functions run); this one waits
+/// without it and checks for Ctrl-C every 100 ms, which fails the request (`calls`), so that the
+/// job ends at once and KeyboardInterrupt is raised.
+fn on_one_thread<R: Send>(py: Python<'_>, calls: &Calls, job: impl FnOnce() -> R + Send) -> PyResult<R> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the evaluation's thread: {e}")))?;
+    let (tx, rx) = mpsc::channel();
+    // Waited on without the GIL, so shared with the closure that waits.
+    let (pool, rx) = (&pool, Mutex::new(rx));
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let result = pool.install(|| Python::attach(|_| job()));
+            let _ = tx.send(result);
+        });
+        loop {
+            let wait =
+                || rx.lock().unwrap_or_else(PoisonError::into_inner).recv_timeout(Duration::from_millis(100));
+            match py.detach(wait) {
+                Ok(result) => return Ok(result),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        calls.fail(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the evaluation ended without a result"));
+                }
+            }
+        }
+    })
 }
 
 impl Model {
@@ -108,110 +160,40 @@ impl Model {
             return registry::find_in(self.name(), Some(&name)).map(Domain::Named).map_err(task_error);
         }
         if let Ok(order) = d.extract::<Order>() {
-            return self.order(order);
+            return self.order(&order);
         }
         if let Ok(world) = d.extract::<World>() {
-            self.world_flags()?;
-            return Ok(Domain::World(world));
+            return self.world(&world).map(Domain::World);
         }
         Err(pyo3::exceptions::PyTypeError::new_err(
             "domain must be a domain name, an nhc.Order or an nhc.World",
         ))
     }
 
-    fn order(&self, order: Order) -> PyResult<Domain> {
-        if self.name() != "sort" {
-            return Err(PyValueError::new_err(format!(
-                "a Python comparison drives the sort algorithm; this model is `{}`",
-                self.name()
-            )));
-        }
-        Ok(Domain::Order(order))
+    /// The model's task on a Python order.
+    fn order(&self, order: &Order) -> PyResult<Domain> {
+        let config = self.model.config(self.task.algorithm());
+        user::task_for(order.tasks(), self.task.algorithm(), config, "a Python comparison").map(Domain::Order)
     }
 
-    /// `(plus, plan)` of a search-and-plan model.
-    fn world_flags(&self) -> PyResult<(bool, bool)> {
-        match self.name() {
-            "search" => Ok((false, false)),
-            "plan" => Ok((false, true)),
-            "search+" => Ok((true, false)),
-            "plan+" => Ok((true, true)),
-            other => Err(PyValueError::new_err(format!(
-                "a Python world drives search, plan, search+ and plan+; this model is `{other}`"
-            ))),
-        }
+    /// The model's task in a Python world.
+    fn world(&self, world: &World) -> PyResult<Entry<InPython<SearchPlan<World>>>> {
+        let config = self.model.config(self.task.algorithm());
+        user::task_for(world.tasks(), self.task.algorithm(), config, "a Python world")
     }
 
-    /// Runs the model on a sample of the user's data modules, on this thread, holding the GIL
-    /// (the core calls the user's functions as it goes): a failed call raises its exception.
-    fn run_user<T: Task>(
+    /// The model's evaluation on the user's data modules: the core's own ([`AnyTask::evaluate`]),
+    /// its samples drawn by the user's sampler one after another ([`on_one_thread`]).
+    fn evaluate_in_python<T: user::Neutral>(
         &self,
-        task: T,
-        sample: T::Sample,
-        rows: Option<&mut Vec<TraceRow>>,
-    ) -> PyResult<(Run<T>, T::Sample)> {
-        let entry = Entry(task);
-        let extra = if rows.is_some() { TRACE_ROW_BYTES } else { 0 };
-        entry.admit(&sample, &self.model.config(entry.0.algorithm()), extra).map_err(task_error)?;
-        let calls = Calls::begin(Place::Preparing);
-        let prepared = PreparedSample::new(&entry.0, sample);
-        calls.check()?;
-        Calls::at(Place::Running);
-        let run = entry.run_prepared(&self.model, &prepared, rows, &mut Calls::after_step);
-        calls.check()?;
-        Ok((run, prepared.sample))
-    }
-
-    /// `samples` samples of `level` drawn by the user's sampler, scored as `evaluate` scores.
-    fn evaluate_user<T: Task>(
-        &self,
-        task: T,
-        level: usize,
-        samples: usize,
-        seed: u64,
+        py: Python<'_>,
+        task: Entry<InPython<T>>,
+        (level, samples, seed): (usize, usize, u64),
     ) -> PyResult<EvalReport> {
-        let entry = Entry(task);
-        entry.check_level(level).map_err(task_error)?;
-        if samples == 0 {
-            return Err(value_error("the number of samples must be at least 1"));
-        }
-        let config = self.model.config(entry.0.algorithm());
-        let (mut workspace, mut policy) = (Workspace::new(&config), self.model.policy(&entry));
-        let start = std::time::Instant::now();
-        let mut results = Vec::with_capacity(samples);
-        let calls = Calls::begin(Place::Preparing);
-        for index in 0..samples as u64 {
-            Calls::at(Place::Drawing { level, index });
-            let sample = entry.0.sample(level, &mut sample_rng(seed, level, index));
-            calls.check()?;
-            entry.admit(&sample, &config, 0).map_err(task_error)?;
-            let prepared = PreparedSample::new(&entry.0, sample);
-            calls.check()?;
-            Calls::at(Place::Scoring { index });
-            results.push(score_prepared(&entry.0, &prepared, &mut policy, &mut workspace));
-            calls.check()?;
-        }
-        let variant =
-            matches!(self.model, nhc_tasks::Model::Learned(_)).then(|| self.model.variant().to_string());
-        let names = (self.name(), entry.0.domain());
-        Ok(EvalReport::new(names, variant, (level, seed), &results, start.elapsed().as_secs_f64()))
-    }
-
-    /// A problem in a Python world, checked as `nhc run` checks a user's maps
-    /// ([`check_problem`]).
-    fn problem(
-        &self,
-        world: &World,
-        start: &Bound<'_, PyAny>,
-        goal: &Bound<'_, PyAny>,
-    ) -> PyResult<Problem<Obj>> {
-        let (plus, _) = self.world_flags()?;
-        let problem = Problem { start: Obj::new(start), goal: Obj::new(goal) };
-        let calls = Calls::begin(Place::Checking);
-        let checked = check_problem(world, &problem, plus);
-        calls.check()?;
-        checked.map_err(value_error)?;
-        Ok(problem)
+        let task = Entry(task.0.evaluating(level, samples, seed));
+        let calls = task.0.calls();
+        let report = on_one_thread(py, calls, || task.evaluate(&self.model, level, samples, seed))?;
+        in_python(calls, report)
     }
 
     /// The world given as `world=` or as functions.
@@ -228,23 +210,6 @@ impl Model {
             _ => Err(pyo3::exceptions::PyTypeError::new_err(
                 "give either actions and apply (and optionally applicable, equal), or world=nhc.World(…)",
             )),
-        }
-    }
-
-    /// A search-or-plan answer in the user's terms: a plan as the user's actions (`None` where
-    /// no action joins two output states), a search as `{"found", "expansions"}`.
-    fn answer<'py>(py: Python<'py>, world: &World, answer: &Answer) -> PyResult<Bound<'py, PyAny>> {
-        match answer {
-            Answer::Plan(actions) => {
-                let list: Vec<Bound<'py, PyAny>> = actions
-                    .iter()
-                    .map(|a| a.map_or_else(|| py.None().into_bound(py), |k| world.action(py, k)))
-                    .collect();
-                Ok(pyo3::types::PyList::new(py, list)?.into_any())
-            }
-            Answer::Search { found, expansions } => {
-                to_py(py, &json!({ "found": found, "expansions": expansions }))
-            }
         }
     }
 
@@ -270,10 +235,11 @@ impl Model {
         py: Python<'py>,
         want_plan: bool,
         world: World,
-        problem: (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
+        (start, goal): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
         report: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match (self.world_flags()?.1, want_plan) {
+        let task = self.world(&world)?;
+        match (task.0.task().plan, want_plan) {
             (false, true) => {
                 return Err(value_error(format!(
                     "`{}` searches without a plan; use Model.search",
@@ -285,27 +251,14 @@ impl Model {
             }
             _ => {}
         }
-        let (output, expected, correct, steps) = self.world_run(py, world, problem, None)?;
-        if report { Self::report(py, output, expected, correct, steps) } else { Ok(output) }
-    }
-
-    /// Runs a problem in a Python world.
-    fn world_run<'py>(
-        &self,
-        py: Python<'py>,
-        world: World,
-        (start, goal): (&Bound<'py, PyAny>, &Bound<'py, PyAny>),
-        rows: Option<&mut Vec<TraceRow>>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, bool, u64)> {
-        let (plus, plan) = self.world_flags()?;
-        let problem = self.problem(&world, start, goal)?;
-        let (run, _) = self.run_user(world.task(plus, plan), problem, rows)?;
-        Ok((
-            Self::answer(py, &world, &run.answer)?,
-            Self::answer(py, &world, &run.reference)?,
-            run.correct,
-            run.steps,
-        ))
+        let world = &task.0.task().world;
+        let r = in_python(task.0.calls(), task.run(&self.model, &world.input(start, goal)))?;
+        let output = world.answer(py, &r.output)?;
+        if report {
+            Self::report(py, output, world.answer(py, &r.expected)?, r.correct, r.steps)
+        } else {
+            Ok(output)
+        }
     }
 }
 
@@ -395,7 +348,7 @@ impl Model {
             Some(_) if domain.is_some_and(|d| !d.is_none()) => {
                 return Err(value_error("give either compare or domain, not both"));
             }
-            Some(c) => self.order(Order::new(c, None, None)?)?,
+            Some(c) => self.order(&Order::new(c, None, None)?)?,
             None => self.domain_arg(domain)?,
         };
         match domain {
@@ -408,18 +361,12 @@ impl Model {
                     to_py(py, &r.output)
                 }
             }
-            Domain::Order(order) => {
-                let items = user::input_objects(input)?;
-                let (run, _) = self.run_user(order.task(), items, None)?;
-                let output = user::to_list(py, &run.answer)?.into_any();
+            Domain::Order(task) => {
+                let order = &task.0.task().0;
+                let r = in_python(task.0.calls(), task.run(&self.model, &order.input(input)?))?;
+                let output = order.answer(py, &r.output)?;
                 if report {
-                    Self::report(
-                        py,
-                        output,
-                        user::to_list(py, &run.reference)?.into_any(),
-                        run.correct,
-                        run.steps,
-                    )
+                    Self::report(py, output, order.answer(py, &r.expected)?, r.correct, r.steps)
                 } else {
                     Ok(output)
                 }
@@ -493,12 +440,11 @@ impl Model {
             Domain::Named(task) => {
                 py.detach(|| task.evaluate(&self.model, level, samples, seed)).map_err(task_error)?
             }
-            Domain::Order(order) if order.has_sampler() => {
-                self.evaluate_user(order.task(), level, samples, seed)?
+            Domain::Order(task) if task.0.task().0.has_sampler() => {
+                self.evaluate_in_python(py, task, (level, samples, seed))?
             }
-            Domain::World(world) if world.has_sampler() => {
-                let (plus, plan) = self.world_flags()?;
-                self.evaluate_user(world.task(plus, plan), level, samples, seed)?
+            Domain::World(task) if task.0.task().world.has_sampler() => {
+                self.evaluate_in_python(py, task, (level, samples, seed))?
             }
             Domain::Order(_) => return Err(value_error("evaluate on an nhc.Order needs its sampler")),
             Domain::World(_) => return Err(value_error("evaluate on an nhc.World needs its random_state")),
@@ -526,8 +472,7 @@ impl Model {
         domain: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let input = input.filter(|i| !i.is_none());
-        let mut rows = Vec::new();
-        match (self.domain_arg(domain)?, input, level) {
+        let (rows, _) = match (self.domain_arg(domain)?, input, level) {
             (_, Some(_), Some(_)) | (_, None, None) => {
                 return Err(value_error("give either input or level"));
             }
@@ -537,20 +482,21 @@ impl Model {
                     (None, Some(level)) => TraceSource::Level { level, seed, index },
                     (None, None) => unreachable!("refused above"),
                 };
-                rows = py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?.0;
+                py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?
             }
-            (Domain::Order(order), Some(input), None) => {
-                let items = user::input_objects(input)?;
-                self.run_user(order.task(), items, Some(&mut rows))?;
+            (Domain::Order(task), Some(input), None) => {
+                let input = TraceSource::Input(task.0.task().0.input(input)?);
+                in_python(task.0.calls(), task.trace(&self.model, &input))?
             }
-            (Domain::World(world), Some(input), None) => {
+            (Domain::World(task), Some(input), None) => {
                 let (start, goal) = user::pair(input, "input")?;
-                self.world_run(py, world, (&start, &goal), Some(&mut rows))?;
+                let input = TraceSource::Input(task.0.task().world.input(&start, &goal));
+                in_python(task.0.calls(), task.trace(&self.model, &input))?
             }
             (Domain::Order(_) | Domain::World(_), None, Some(_)) => {
                 return Err(value_error("a trace on the user's data modules takes an input, not a level"));
             }
-        }
+        };
         trace_columns(py, &rows)
     }
 }

@@ -2,103 +2,367 @@
 //! The algorithmic modules never see data, so a learned sort runs with a Python comparison
 //! ([`Order`], the ALU's `compare`) and a learned search or planner in a Python world
 //! ([`World`]: the action model A, the action mask a and the equality test E_t). Each is a
-//! domain of the registry's algorithm: `Sort<PyOrder>` and `SearchPlan<PyWorld>` are
-//! [`Task`](nhc_tasks::Task)s, run by the same code as every built-in domain.
+//! domain of the registry's algorithms: `Sort<Order>` and `SearchPlan<World>` are
+//! [`Task`]s, and wrapped in [`InPython`] and `Entry` they are `AnyTask`s that run, trace and
+//! evaluate by the same code as every built-in domain.
 //!
-//! A data word is a Python object ([`Obj`]). The core calls the user's functions while it runs;
-//! the first exception (or wrong return type) is kept ([`Calls`]) with where it happened, every
-//! later call returns a neutral value without calling Python (so the run ends quickly), and the
-//! exception reaches the caller when the run returns.
+//! A data word is a Python object ([`Obj`]). The core's JSON names the objects of a request by
+//! number ([`Calls`]): a user's input goes in, and the answers come out, as those numbers. The
+//! core calls the user's functions while it runs; the first exception (or wrong return type) is
+//! kept with where it happened, every later call returns a neutral value without calling Python
+//! (so the run ends quickly), and the exception reaches the caller when the run returns.
 
-use crate::errors::with_note;
-use nhc_tasks::search_plan::{ACTIONS, SearchPlan, World as WorldTrait};
+use crate::errors::{task_error, with_note};
+use nhc_model::{Config, DataModules, Policy, Signals, Trace};
+use nhc_tasks::any_task::Entry;
+use nhc_tasks::search_plan::{ACTIONS, Problem, SearchPlan, World as WorldTrait};
 use nhc_tasks::sort::{Order as OrderTrait, Sort, SortDomain};
-use nhc_tasks::{InputError, SampleRng};
+use nhc_tasks::{Algorithm, InputError, SampleRng, Task, sample_rng};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{IntoPyDict, PyList, PyTuple};
 use rand::Rng;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Where the core is when it calls the user's functions, for the note on an exception.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+enum Place {
     /// Drawing sample `index` of level `level` (the sampler, then the expected trace and the
     /// reference).
-    Drawing { level: usize, index: u64 },
+    Drawing { level: usize, index: Option<u64> },
     /// Checking that a problem's goal can be reached.
     Checking,
     /// Building the expected trace and the reference of the input.
     Preparing,
-    /// At a step of the model's run (`step` is set by the run).
-    Running,
+    /// At a step of the model's run.
+    Running { step: u64 },
     /// While the model ran on sample `index` of an evaluation.
-    Scoring { index: u64 },
+    Scoring { index: Option<u64> },
+}
+
+impl Place {
+    fn set(self) {
+        PLACE.with(|p| p.set(self));
+    }
+    fn now() -> Place {
+        PLACE.with(Cell::get)
+    }
+    /// Whether the core is drawing or scoring a sample of an evaluation.
+    fn evaluating() -> bool {
+        matches!(Place::now(), Place::Drawing { .. } | Place::Scoring { .. })
+    }
+    /// The model is at step `step` (from 0): of the user's input, or of an evaluation's sample.
+    fn step(step: u64) {
+        match Place::now() {
+            Place::Drawing { index, .. } | Place::Scoring { index } => Place::Scoring { index },
+            _ => Place::Running { step },
+        }
+        .set();
+    }
+    fn describe(self) -> String {
+        match self {
+            Place::Drawing { level, index: Some(i) } => format!("while drawing sample {i} of level {level}"),
+            Place::Drawing { level, index: None } => format!("while drawing a sample of level {level}"),
+            Place::Checking => "while checking that the goal can be reached".to_string(),
+            Place::Preparing => "while computing the expected trace and the reference".to_string(),
+            Place::Running { step } => format!("at model step {step}"),
+            Place::Scoring { index: Some(i) } => format!("while the model ran on sample {i}"),
+            Place::Scoring { index: None } => "while the model ran on a sample".to_string(),
+        }
+    }
 }
 
 thread_local! {
-    static FAILURE: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+    /// The request the core runs on this thread.
+    static CURRENT: RefCell<Option<Arc<Calls>>> = const { RefCell::new(None) };
     static PLACE: Cell<Place> = const { Cell::new(Place::Preparing) };
-    static STEP: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The user's functions called by one run, on this thread: the first failure and where it
-/// happened. Runs on Python domains happen on the calling thread, holding the GIL.
-pub struct Calls;
+/// One request on the user's data modules (a run, a trace, an evaluation): the first failure of
+/// the user's functions, and the Python objects its JSON names by number. Shared by the threads
+/// that work on the request.
+#[derive(Default)]
+pub struct Calls {
+    failed: AtomicBool,
+    failure: Mutex<Option<PyErr>>,
+    objects: Mutex<Objects>,
+}
+
+/// Python objects by number, and each object's number by its address.
+#[derive(Default)]
+struct Objects {
+    list: Vec<Obj>,
+    numbers: HashMap<usize, usize>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 impl Calls {
-    /// Starts a run at `place`, forgetting any earlier failure.
-    pub fn begin(place: Place) -> Calls {
-        FAILURE.with(|f| f.borrow_mut().take());
-        Calls::at(place);
-        Calls
-    }
-    /// Moves on to `place` (with [`Place::Running`], step 0).
-    pub fn at(place: Place) {
-        PLACE.with(|p| p.set(place));
-        STEP.with(|s| s.set(0));
-    }
-    /// The model finished step `step` (from 0): the next calls belong to step `step + 1`.
-    pub fn after_step(step: u64) {
-        STEP.with(|s| s.set(step + 1));
+    /// Makes this the request whose calls the core makes on this thread.
+    fn enter(self: &Arc<Self>) {
+        CURRENT.with(|c| {
+            let mut c = c.borrow_mut();
+            if !c.as_ref().is_some_and(|x| Arc::ptr_eq(x, self)) {
+                *c = Some(Arc::clone(self));
+            }
+        });
     }
     /// Whether a call has failed.
-    pub fn failed() -> bool {
-        FAILURE.with(|f| f.borrow().is_some())
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+    /// Keeps `err` as the request's failure unless one came first; every later call of the
+    /// user's functions returns a neutral value.
+    pub fn fail(&self, err: PyErr) {
+        let mut first = lock(&self.failure);
+        if !self.failed() {
+            *first = Some(err);
+            self.failed.store(true, Ordering::Release);
+        }
     }
     /// The first failure, if any, as the exception to raise.
     pub fn check(&self) -> PyResult<()> {
-        match FAILURE.with(|f| f.borrow_mut().take()) {
+        match lock(&self.failure).take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
-    /// Calls the user's function `name` through `f`; on its first failure keeps the exception
-    /// with a note on where it happened. `None` when this or an earlier call failed.
-    fn call<T>(name: &str, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Option<T> {
-        if Calls::failed() {
-            return None;
-        }
-        Python::attach(|py| match f(py) {
-            Ok(x) => Some(x),
-            Err(e) => {
-                let e = with_note(py, e, &format!("raised in `{name}` {}", Calls::where_now()));
-                FAILURE.with(|f| *f.borrow_mut() = Some(e));
-                None
-            }
-        })
+    /// The number naming `obj` in the core's JSON (null for the empty word).
+    pub fn number(&self, obj: &Obj) -> Value {
+        let Some(o) = &obj.0 else { return Value::Null };
+        let mut objects = lock(&self.objects);
+        let Objects { list, numbers } = &mut *objects;
+        let n = *numbers.entry(o.as_ptr() as usize).or_insert_with(|| {
+            list.push(obj.clone());
+            list.len() - 1
+        });
+        n.into()
     }
-    fn where_now() -> String {
-        match PLACE.with(Cell::get) {
-            Place::Drawing { level, index } => format!("while drawing sample {index} of level {level}"),
-            Place::Checking => "while checking that the goal can be reached".to_string(),
-            Place::Preparing => "while computing the expected trace and the reference".to_string(),
-            Place::Running => format!("at model step {}", STEP.with(Cell::get)),
-            Place::Scoring { index } => format!("while the model ran on sample {index}"),
+    /// The object a number of [`Calls::number`] names.
+    pub fn object(&self, v: &Value) -> Result<Obj, String> {
+        if v.is_null() {
+            return Ok(Obj::default());
         }
+        let objects = lock(&self.objects);
+        v.as_u64()
+            .and_then(|n| objects.list.get(usize::try_from(n).ok()?))
+            .cloned()
+            .ok_or_else(|| format!("{v} names no Python object of this request"))
+    }
+    /// The objects `v`, an array of numbers, names.
+    pub fn objects(&self, v: &Value) -> Result<Vec<Obj>, String> {
+        let items = v.as_array().ok_or_else(|| format!("expected an array of object numbers, got {v}"))?;
+        items.iter().map(|x| self.object(x)).collect()
+    }
+}
+
+/// Calls the user's function `name` through `f` for the request on this thread; on its first
+/// failure keeps the exception with a note on where it happened. `None` when this or an earlier
+/// call of the request failed.
+fn call<T>(name: &str, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> Option<T> {
+    // Out of its place while the user's function runs, which may run the core itself (a request
+    // of its own); this request resumes after it.
+    let calls = CURRENT.with(|c| c.borrow_mut().take());
+    if calls.as_ref().is_some_and(|c| c.failed()) {
+        CURRENT.with(|c| *c.borrow_mut() = calls);
+        return None;
+    }
+    let place = Place::now();
+    let result = Python::attach(|py| {
+        f(py).map_err(|e| with_note(py, e, &format!("raised in `{name}` {}", place.describe())))
+    });
+    place.set();
+    let answer = match result {
+        Ok(x) => Some(x),
+        Err(e) => {
+            if let Some(calls) = &calls {
+                calls.fail(e);
+            }
+            None
+        }
+    };
+    CURRENT.with(|c| *c.borrow_mut() = calls);
+    answer
+}
+
+/// Whether a call of the request on this thread has failed.
+fn failed() -> bool {
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|c| c.failed()))
+}
+
+/// A task on the user's data modules (`Sort<Order>`, `SearchPlan<World>`) for one request: its
+/// calls into Python report to the request's [`Calls`] with where the core is (drawing a sample,
+/// checking a problem, computing the expected trace, at a model step), each sample the user's
+/// sampler draws is admitted against the memory limit as a user's input is, and once the request
+/// has failed the samples are [`Neutral`] ones.
+#[derive(Clone)]
+pub struct InPython<T> {
+    task: T,
+    calls: Arc<Calls>,
+    /// The model's config, for admitting drawn samples.
+    config: Config,
+    /// An evaluation's sample indices by their generator's seed ([`sample_rng`]).
+    samples: Arc<HashMap<[u8; 32], u64>>,
+}
+
+impl<T: Neutral> InPython<T> {
+    /// `task` for a request with `calls`, run by a model of `config`.
+    pub fn new(task: T, calls: Arc<Calls>, config: Config) -> Self {
+        InPython { task, calls, config, samples: Arc::default() }
+    }
+    /// For an evaluation of `samples` samples of `level` under `seed`: notes name the sample.
+    pub fn evaluating(self, level: usize, samples: usize, seed: u64) -> Self {
+        let indices = if samples <= nhc_io::limits::MAX_SAMPLES {
+            (0..samples as u64).map(|i| (sample_rng(seed, level, i).get_seed(), i)).collect()
+        } else {
+            HashMap::new() // refused by the evaluation
+        };
+        InPython { samples: Arc::new(indices), ..self }
+    }
+    /// The task on the user's data modules.
+    pub fn task(&self) -> &T {
+        &self.task
+    }
+    /// The request's calls: its first failure, its objects' numbers.
+    pub fn calls(&self) -> &Arc<Calls> {
+        &self.calls
+    }
+}
+
+impl<T: Neutral> Task for InPython<T> {
+    type Data = T::Data;
+    type Sample = T::Sample;
+    type Answer = T::Answer;
+    type Modules = Stepped<T::Modules>;
+
+    fn algorithm(&self) -> &'static Algorithm {
+        self.task.algorithm()
+    }
+    fn domain(&self) -> &'static str {
+        self.task.domain()
+    }
+    /// The user's sampler; a sample beyond the memory limit fails the request. Once the request
+    /// has failed, the neutral sample instead.
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> T::Sample {
+        self.calls.enter();
+        Place::Drawing { level, index: self.samples.get(&rng.get_seed()).copied() }.set();
+        if self.calls.failed() {
+            return self.task.neutral();
+        }
+        let sample = self.task.sample(level, rng);
+        if let Err(e) = Entry(self.task.clone()).admit(&sample, &self.config, 0) {
+            self.calls.fail(task_error(e));
+        }
+        if self.calls.failed() { self.task.neutral() } else { sample }
+    }
+    fn modules(&self, sample: &T::Sample) -> Stepped<T::Modules> {
+        self.calls.enter();
+        if !Place::evaluating() {
+            Place::Preparing.set();
+        }
+        Stepped { modules: self.task.modules(sample), step: 0 }
+    }
+    fn trace(&self, sample: &T::Sample) -> Trace<T::Data> {
+        self.task.trace(sample)
+    }
+    fn reference(&self, sample: &T::Sample) -> T::Answer {
+        self.task.reference(sample)
+    }
+    fn answer(&self, modules: &Stepped<T::Modules>) -> T::Answer {
+        self.task.answer(&modules.modules)
+    }
+    fn scripted(&self) -> Box<dyn Policy + Send> {
+        self.task.scripted()
+    }
+    fn parse_input(&self, input: &Value) -> Result<T::Sample, InputError> {
+        self.calls.enter();
+        Place::Checking.set();
+        self.task.parse_input(input)
+    }
+    fn sample_json(&self, sample: &T::Sample) -> Value {
+        self.task.sample_json(sample)
+    }
+    fn answer_json(&self, answer: &T::Answer) -> Value {
+        self.task.answer_json(answer)
+    }
+    fn show(&self, data: &T::Data) -> String {
+        self.task.show(data)
+    }
+    fn takes_maps(&self) -> bool {
+        self.task.takes_maps()
+    }
+    fn takes_text(&self) -> bool {
+        self.task.takes_text()
+    }
+    fn max_level(&self) -> usize {
+        self.task.max_level()
+    }
+    fn max_steps(&self, level: usize) -> u64 {
+        self.task.max_steps(level)
+    }
+    fn sample_steps(&self, sample: &T::Sample) -> u64 {
+        self.task.sample_steps(sample)
+    }
+    fn sample_heap(&self, sample: &T::Sample) -> u64 {
+        self.task.sample_heap(sample)
+    }
+    fn max_heap(&self, level: usize) -> u64 {
+        self.task.max_heap(level)
+    }
+    /// The answer's JSON: the binding gives answers as Python values, so the text form (a plan
+    /// replayed through the user's functions) is not made.
+    fn answer_text(&self, _: &T::Sample, answer: &T::Answer) -> String {
+        self.task.answer_json(answer).to_string()
+    }
+}
+
+/// A task on the user's data modules, with the sample a failed request draws instead of calling
+/// the user's sampler: one that ends at once.
+pub trait Neutral: Task + Clone {
+    fn neutral(&self) -> Self::Sample;
+}
+
+/// No objects.
+impl Neutral for Sort<Order> {
+    fn neutral(&self) -> Vec<Obj> {
+        Vec::new()
+    }
+}
+
+/// The empty word as start and goal: found before any expansion.
+impl Neutral for SearchPlan<World> {
+    fn neutral(&self) -> Problem<Obj> {
+        Problem { start: Obj::default(), goal: Obj::default() }
+    }
+}
+
+/// Data modules that tell the notes at which model step the core calls the user's functions.
+#[derive(Clone)]
+pub struct Stepped<M> {
+    modules: M,
+    step: u64,
+}
+
+impl<M: DataModules> DataModules for Stepped<M> {
+    type Data = M::Data;
+
+    fn input(&mut self, d_out_prev: Option<&M::Data>, signals: &mut Signals) -> Option<M::Data> {
+        Place::step(self.step);
+        self.step += 1;
+        self.modules.input(d_out_prev, signals)
+    }
+    fn alu(&mut self, reads: &[M::Data], op: usize, feedback: &mut [f32]) -> M::Data {
+        self.modules.alu(reads, op, feedback)
+    }
+    fn phase(&self) -> &'static str {
+        self.modules.phase()
     }
 }
 
@@ -137,7 +401,7 @@ impl PartialEq for Obj {
         match (&self.0, &other.0) {
             (None, None) => true,
             (Some(a), Some(b)) if Arc::ptr_eq(a, b) || a.as_ptr() == b.as_ptr() => true,
-            (Some(a), Some(b)) => Calls::call("==", |py| a.bind(py).eq(b.bind(py))).unwrap_or(false),
+            (Some(a), Some(b)) => call("==", |py| a.bind(py).eq(b.bind(py))).unwrap_or(false),
             _ => false,
         }
     }
@@ -149,7 +413,7 @@ impl Eq for Obj {}
 impl Hash for Obj {
     fn hash<H: Hasher>(&self, state: &mut H) {
         let h = match &self.0 {
-            Some(o) => Calls::call("hash (states must be hashable)", |py| o.bind(py).hash()).unwrap_or(0),
+            Some(o) => call("hash (states must be hashable)", |py| o.bind(py).hash()).unwrap_or(0),
             None => -1,
         };
         h.hash(state);
@@ -206,6 +470,27 @@ fn objects(list: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Obj>> {
     Ok(items.iter().map(Obj::new).collect())
 }
 
+/// The one of a user domain's `tasks` that runs `algorithm` (each task says which algorithm it
+/// runs), for a request with `calls` by a model of `config`, as the core runs a task; else a
+/// `ValueError` saying which algorithms `what` drives.
+pub fn task_for<T: Neutral>(
+    (calls, tasks): (Arc<Calls>, Vec<T>),
+    algorithm: &Algorithm,
+    config: Config,
+    what: &str,
+) -> PyResult<Entry<InPython<T>>> {
+    let names: Vec<&str> = tasks.iter().map(|t| t.algorithm().name).collect();
+    if let Some(task) = tasks.into_iter().find(|t| t.algorithm() == algorithm) {
+        return Ok(Entry(InPython::new(task, calls, config)));
+    }
+    let drives = match names.as_slice() {
+        [one] => format!("the {one} algorithm"),
+        [first @ .., last] => format!("{} and {last}", first.join(", ")),
+        [] => "no algorithm".to_string(),
+    };
+    Err(PyValueError::new_err(format!("{what} drives {drives}; this model is `{}`", algorithm.name)))
+}
+
 /// The data modules of sort on Python objects: `compare(a, b)` returns a negative number, zero
 /// or a positive number, like a classic `cmp`; the ALU's `compare(o1, o2)` is `cmp(o1, o2) ≤ 0`.
 #[pyclass(module = "nhc", frozen, from_py_object)]
@@ -214,6 +499,8 @@ pub struct Order {
     compare: Function,
     sampler: Option<Function>,
     reference: Option<Function>,
+    /// The request the order serves (its objects' numbers).
+    calls: Arc<Calls>,
 }
 
 #[pymethods]
@@ -237,6 +524,7 @@ impl Order {
             compare: function(compare, "compare")?,
             sampler: optional(sampler, "sampler")?,
             reference: optional(reference, "reference")?,
+            calls: Arc::default(),
         })
     }
 
@@ -254,9 +542,23 @@ impl Order {
     pub fn has_sampler(&self) -> bool {
         self.sampler.is_some()
     }
-    /// The sort task on this order.
-    pub fn task(&self) -> Sort<Order> {
-        Sort(self.clone())
+    /// The tasks this order drives, for a new request: sort.
+    pub fn tasks(&self) -> (Arc<Calls>, Vec<Sort<Order>>) {
+        let calls = Arc::<Calls>::default();
+        (Arc::clone(&calls), vec![Sort(Order { calls, ..self.clone() })])
+    }
+    /// A user's list (at least one object) as the core's input: its objects' numbers.
+    pub fn input(&self, list: &Bound<'_, PyAny>) -> PyResult<Value> {
+        let items = objects(list, "input")?;
+        if items.is_empty() {
+            return Err(PyValueError::new_err("the list must hold at least one object"));
+        }
+        Ok(self.json(&items))
+    }
+    /// A list the core answered (its objects' numbers) as a Python list.
+    pub fn answer<'py>(&self, py: Python<'py>, answer: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let items = self.calls.objects(answer).map_err(PyValueError::new_err)?;
+        Ok(PyList::new(py, items.iter().map(|o| o.to_py(py)))?.into_any())
     }
 }
 
@@ -265,7 +567,7 @@ impl OrderTrait for Order {
     type Item = Obj;
     fn compare(&self, o1: &Obj, o2: &Obj) -> bool {
         let (Some(a), Some(b)) = (&o1.0, &o2.0) else { return o1.0.is_none() };
-        Calls::call("compare", |py| {
+        call("compare", |py| {
             let r = self.compare.bind(py).call1((a.bind(py), b.bind(py)))?;
             let wanted = "a number (negative, zero or positive)";
             if r.is_instance_of::<pyo3::types::PyString>() || r.is_none() {
@@ -288,7 +590,7 @@ impl SortDomain for Order {
     /// `sampler(level, rng)`.
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<Obj> {
         let Some(sampler) = &self.sampler else { return Vec::new() };
-        Calls::call("sampler", |py| {
+        call("sampler", |py| {
             let list = sampler.bind(py).call1((level, python_rng(py, rng)?))?;
             let items = objects(&list, "sampler")?;
             if items.is_empty() {
@@ -300,7 +602,7 @@ impl SortDomain for Order {
     }
     /// `reference(objects)`, or Python's own stable sort under `compare`.
     fn sorted(&self, items: &[Obj]) -> Vec<Obj> {
-        Calls::call("reference", |py| {
+        call("reference", |py| {
             let list = PyList::new(py, items.iter().map(|o| o.to_py(py)))?;
             let sorted = match &self.reference {
                 Some(r) => r.bind(py).call1((list,))?,
@@ -314,18 +616,22 @@ impl SortDomain for Order {
         })
         .unwrap_or_default()
     }
-    fn parse(&self, _: &Value) -> Result<Vec<Obj>, InputError> {
-        Err(InputError::new("a Python order takes its objects from Python"))
+    /// The numbers of the request's objects ([`Calls::number`]).
+    fn parse(&self, v: &Value) -> Result<Vec<Obj>, InputError> {
+        let items = self.calls.objects(v).map_err(InputError::new)?;
+        if items.is_empty() {
+            return Err(InputError::new("the list must hold at least one object"));
+        }
+        Ok(items)
     }
+    /// The objects' numbers ([`Calls::number`]).
     fn json(&self, items: &[Obj]) -> Value {
-        items.iter().map(Obj::show).collect::<Vec<_>>().into()
+        items.iter().map(|o| self.calls.number(o)).collect::<Vec<_>>().into()
     }
     fn show(&self, x: &Obj) -> String {
         x.show()
     }
 }
-
-use pyo3::types::IntoPyDict;
 
 /// The data modules of search and plan in a Python world.
 #[pyclass(module = "nhc", frozen, from_py_object)]
@@ -336,6 +642,8 @@ pub struct World {
     applicable: Option<Function>,
     equal: Option<Function>,
     random_state: Option<Function>,
+    /// The request the world serves (its states' numbers).
+    calls: Arc<Calls>,
 }
 
 #[pymethods]
@@ -378,6 +686,7 @@ impl World {
             applicable: optional(applicable, "applicable")?,
             equal: optional(equal, "equal")?,
             random_state: optional(random_state, "random_state")?,
+            calls: Arc::default(),
         })
     }
 
@@ -399,16 +708,37 @@ impl World {
         self.random_state.is_some()
     }
     /// Action `k` as the user named it.
-    pub fn action<'py>(&self, py: Python<'py>, k: usize) -> Bound<'py, PyAny> {
+    fn action<'py>(&self, py: Python<'py>, k: usize) -> Bound<'py, PyAny> {
         self.actions[k].bind(py).clone()
     }
-    /// The task of the family (`plus`: search+/plan+; `plan`: plan, plan+) in this world.
-    pub fn task(&self, plus: bool, plan: bool) -> SearchPlan<World> {
-        SearchPlan { world: self.clone(), plus, plan }
+    /// The tasks this world drives, for a new request: search, plan, search+ and plan+.
+    pub fn tasks(&self) -> (Arc<Calls>, Vec<SearchPlan<World>>) {
+        let calls = Arc::<Calls>::default();
+        let world = World { calls: Arc::clone(&calls), ..self.clone() };
+        let tasks = [(false, false), (false, true), (true, false), (true, true)]
+            .map(|(plus, plan)| SearchPlan { world: world.clone(), plus, plan });
+        (calls, tasks.into())
+    }
+    /// A user's problem as the core's input: `{"start": n, "goal": n}`, its states' numbers.
+    pub fn input(&self, start: &Bound<'_, PyAny>, goal: &Bound<'_, PyAny>) -> Value {
+        let number = |s| self.calls.number(&Obj::new(s));
+        serde_json::json!({ "start": number(start), "goal": number(goal) })
+    }
+    /// A search-or-plan answer the core gave (its JSON) in the user's terms: a plan as the
+    /// user's actions (`None` where no action joins two output states), a search as
+    /// `{"found", "expansions"}`.
+    pub fn answer<'py>(&self, py: Python<'py>, answer: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let Value::Array(names) = answer else { return crate::convert::to_py(py, answer) };
+        let known = self.action_names();
+        let actions = names.iter().map(|n| match known.iter().position(|k| n.as_str() == Some(*k)) {
+            Some(k) => self.action(py, k),
+            None => py.None().into_bound(py),
+        });
+        Ok(PyList::new(py, actions)?.into_any())
     }
     /// A user function's boolean answer.
     fn boolean(&self, name: &str, f: &Function, args: (&Obj, &Bound<'_, PyAny>)) -> Option<bool> {
-        Calls::call(name, |py| {
+        call(name, |py| {
             let r = f.bind(py).call1((args.0.to_py(py), args.1))?;
             r.extract::<bool>().map_err(|_| wrong_type(name, "True or False", &r))
         })
@@ -423,18 +753,22 @@ impl WorldTrait for World {
     /// `random_state(rng)`.
     fn random_state(&self, rng: &mut SampleRng) -> Obj {
         let Some(f) = &self.random_state else { return Obj::default() };
-        Calls::call("random_state", |py| Ok(Obj::new(&f.bind(py).call1((python_rng(py, rng)?,))?)))
+        call("random_state", |py| Ok(Obj::new(&f.bind(py).call1((python_rng(py, rng)?,))?)))
             .unwrap_or_default()
     }
-    fn parse_state(&self, _: &Value) -> Result<Obj, String> {
-        Err("a Python world takes its states from Python".into())
+    /// The number of one of the request's states ([`Calls::number`]).
+    fn parse_state(&self, v: &Value) -> Result<Obj, String> {
+        match self.calls.object(v)? {
+            Obj(None) => Err(format!("expected the number of a state, got {v}")),
+            state => Ok(state),
+        }
     }
     fn form(&self) -> String {
         "a Python object".into()
     }
-    /// The state's `repr()` (a Python state has no JSON form).
+    /// The state's number ([`Calls::number`]).
     fn state_json(&self, s: &Obj) -> Value {
-        s.show().into()
+        self.calls.number(s)
     }
     fn rows(&self, s: &Obj) -> Vec<String> {
         vec![s.show()]
@@ -447,10 +781,8 @@ impl WorldTrait for World {
         if s.0.is_none() {
             return Obj::default();
         }
-        Calls::call("apply", |py| {
-            Ok(Obj::new(&self.apply.bind(py).call1((s.to_py(py), self.action(py, action)))?))
-        })
-        .unwrap_or_else(|| s.clone())
+        call("apply", |py| Ok(Obj::new(&self.apply.bind(py).call1((s.to_py(py), self.action(py, action)))?)))
+            .unwrap_or_else(|| s.clone())
     }
     /// `applicable(state, action)` for each action, or `apply(state, action) != state`.
     fn applicable(&self, s: &Obj) -> [bool; ACTIONS] {
@@ -461,13 +793,13 @@ impl WorldTrait for World {
             Some(f) => std::array::from_fn(|k| {
                 Python::attach(|py| self.boolean("applicable", f, (s, &self.action(py, k)))).unwrap_or(false)
             }),
-            None => std::array::from_fn(|k| !Calls::failed() && self.apply(s, k) != *s),
+            None => std::array::from_fn(|k| !failed() && self.apply(s, k) != *s),
         }
     }
     /// `equal(a, b)`, or `a == b`. After a failed call every state is the goal, so that every
     /// search ends at once.
     fn equal(&self, a: &Obj, b: &Obj) -> bool {
-        if Calls::failed() {
+        if failed() {
             return true;
         }
         match (&self.equal, &a.0, &b.0) {
@@ -477,20 +809,6 @@ impl WorldTrait for World {
             _ => a == b,
         }
     }
-}
-
-/// A user's list for sort: at least one object.
-pub fn input_objects(list: &Bound<'_, PyAny>) -> PyResult<Vec<Obj>> {
-    let items = objects(list, "input")?;
-    if items.is_empty() {
-        return Err(PyValueError::new_err("the list must hold at least one object"));
-    }
-    Ok(items)
-}
-
-/// The objects of data words as a Python list.
-pub fn to_list<'py>(py: Python<'py>, items: &[Obj]) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, items.iter().map(|o| o.to_py(py)))
 }
 
 /// `(a, b)` from a Python pair.
