@@ -11,7 +11,7 @@ print("|---|---:|---:|---|---:|---:|---:|---:|")
 for t in order:
     rs=[r for r in rows if r["summary"]["task"]==t]
     if not rs: continue
-    fin=sum(r["summary"]["finished"] for r in rs)
+    fin=sum(r["summary"]["outcome"]=="solved" for r in rs)
     ll=st.median(r["summary"]["last_level_learned"] for r in rs); ls=st.median(r["summary"]["last_level_solved"] for r in rs)
     cells=[]
     for L in ["10","100","500","1000"]:

@@ -318,7 +318,12 @@ def test_training_copy_seed_2_gives_the_theta_of_nhc_train(tmp_path, nhc_bin):
     m = nhc.train("copy", 2, callback=records.append)
     assert np.array_equal(m.params, cli)
     assert records[-1]["iteration"] == len(records) == m.meta["iterations"]
-    assert {"level", "fitness", "best_offspring", "perfect_streak", "restarts"} <= set(records[0])
+    assert (records[-1]["advance"], m.meta["outcome"]) == ("finished", "solved")
+    # The records are the lines of metrics.jsonl: the same keys, the same values but wall time.
+    lines = [json.loads(line) for line in (tmp_path / "cli" / "metrics.jsonl").read_text().splitlines()]
+    assert [list(r) for r in records] == [list(line) for line in lines]
+    untimed = lambda rs: [{k: v for k, v in r.items() if k != "wall_seconds"} for r in rs]
+    assert untimed(records) == untimed(lines)
     assert m.evaluate(1000, 20)["solved"] == 20
 
 

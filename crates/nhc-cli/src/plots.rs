@@ -2,7 +2,7 @@
 //! iterations, log x axis, one line per task), as SVG and PNG.
 
 use anyhow::{Context, Result, anyhow};
-use nhc_train::{Ending, Lineage, MetricsLine, RunSummary};
+use nhc_train::MetricsLine;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -61,12 +61,11 @@ impl Curve {
     }
 }
 
-/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, the number of
-/// learning iterations spent on each level (index 0 = level 1), and the run's lineages.
+/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
+/// learning iterations spent on each level (index 0 = level 1).
 pub struct RunMetrics {
     pub fitness: Vec<f64>,
     pub learning_per_level: Vec<u64>,
-    pub lineages: Vec<Lineage>,
 }
 
 impl RunMetrics {
@@ -76,57 +75,22 @@ impl RunMetrics {
     }
 }
 
-/// Reads a run directory's metrics.jsonl. Lineages: the iteration that restarts already counts
-/// the restart and still belongs to the old lineage; a lineage ends in a failed check, a passed
-/// one (finished), or a restart; the run's last one, when no restart ended it, finished or was
-/// cut by the cap as summary.json says, and is left out while the run has no summary.
+/// Reads a run directory's metrics.jsonl.
 pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
     let path = run.join("metrics.jsonl");
     let text = nhc_io::limits::read_text(&path, "metrics file", 4 * nhc_io::limits::MAX_STATE_BYTES)?;
-    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
-    // Per lineage: learning iterations, level of its last iteration, its check passed or not.
-    let mut seen: Vec<(u64, usize, Option<bool>)> = Vec::new();
-    let mut restarts = 0;
+    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
     for (i, l) in text.lines().enumerate() {
         let v: MetricsLine =
             serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))?;
-        m.fitness.push(v.fitness_raw);
-        let level = v.level;
-        let updated = v.learned();
+        let level = v.log.level;
+        m.fitness.push(v.log.fitness_raw);
         if m.learning_per_level.len() < level {
             m.learning_per_level.resize(level, 0);
         }
-        if updated && level > 0 {
+        if v.log.update.learned() && level > 0 {
             m.learning_per_level[level - 1] += 1;
         }
-        if seen.len() <= restarts {
-            seen.resize(restarts + 1, (0, level, None));
-        }
-        restarts = v.restarts as usize;
-        if let Some(lin) = seen.last_mut() {
-            lin.0 += u64::from(updated);
-            lin.1 = level;
-            if let Some(c) = v.check {
-                lin.2 = Some(c.passed());
-            }
-        }
-    }
-    let summary = std::fs::read_to_string(run.join("summary.json")).ok();
-    let finished = summary.and_then(|t| serde_json::from_str::<RunSummary>(&t).ok()).map(|s| s.finished);
-    let ongoing = seen.len() > restarts;
-    let last = seen.len().saturating_sub(1);
-    for (k, (learning_iterations, level, check)) in seen.into_iter().enumerate() {
-        let ending = match check {
-            Some(true) => Ending::Finished,
-            Some(false) => Ending::Check,
-            None if k < last || !ongoing => Ending::Restart,
-            None => match finished {
-                Some(true) => Ending::Finished,
-                Some(false) => Ending::Cap,
-                None => break,
-            },
-        };
-        m.lineages.push(Lineage { learning_iterations, level, ending });
     }
     Ok(m)
 }
@@ -448,76 +412,38 @@ mod tests {
         assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
     }
 
-    /// A metrics line with these fields, the others as a run writes them.
-    fn line(restarts: u64, updated: bool, level: usize, check: Option<(usize, usize)>) -> String {
-        let l = MetricsLine {
-            iteration: 1,
+    /// A metrics line of `level` that learned or not, the other fields as a run writes them.
+    fn line(iteration: u64, level: usize, learned: bool) -> String {
+        let update = if learned { nhc_train::Update::Mistake } else { nhc_train::Update::SkipMaxFitness };
+        let log = nhc_train::IterationLog {
+            iteration,
             level,
             fitness_raw: 0.5,
+            update,
+            failed: usize::from(learned),
             best_offspring: None,
             offspring_raw: Vec::new(),
             offspring_shaped: Vec::new(),
-            perfect: !updated,
-            max_fitness: !updated,
-            updated,
-            learned: Some(updated),
-            failed: 0,
-            check: check.map(|(solved, samples)| nhc_train::CheckLog {
-                from: 12,
-                level: 99,
-                samples,
-                solved,
-            }),
-            restarts,
+            advance: nhc_train::Advance::Stay,
+            check: None,
+            perfect_streak: 0,
+            restarts: 0,
             learning_iterations: 0,
             steps: 0,
-            wall_seconds: 0.0,
         };
-        serde_json::to_string(&l).unwrap_or_default()
+        serde_json::to_string(&MetricsLine { log, wall_seconds: 0.0 }).unwrap_or_default()
     }
 
-    fn summary(finished: bool) -> String {
-        let s = RunSummary {
-            task: "copy".into(),
-            domain: None,
-            variant: nhc_model::Variant::Nhc,
-            config: None,
-            seed: 1,
-            iterations: 3,
-            learning_iterations: 2,
-            margin_updates: 0,
-            last_level_learned: 11,
-            last_level_solved: 11,
-            restarts: 1,
-            failed_checks: 0,
-            finished,
-            wall_seconds: 1.0,
-            steps: 10,
-            steps_per_second: 10.0,
-            lineages: None,
-        };
-        serde_json::to_string(&s).unwrap_or_default()
-    }
-
-    /// The iteration whose check fails already logs the incremented restart count; it and its
-    /// learning still belong to the lineage that is dropped.
+    /// Learning iterations are counted on the level of their batch.
     #[test]
-    fn a_failed_check_ends_its_own_lineage() -> Result<()> {
+    fn learning_is_counted_per_level() -> Result<()> {
         let dir = tempfile::tempdir()?;
-        let lines = [
-            line(0, true, 1, None),
-            line(0, true, 11, None),
-            line(1, false, 11, Some((3, 5))),
-            line(1, true, 1, None),
-            line(2, true, 2, None),
-            line(2, true, 1, None),
-            line(2, false, 11, Some((5, 5))),
-        ];
+        let lines =
+            [line(1, 1, true), line(2, 1, true), line(3, 1, false), line(4, 3, true), line(5, 11, false)];
         std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
         let m = read_metrics(dir.path())?;
-        let got: Vec<_> = m.lineages.iter().map(|l| (l.learning_iterations, l.level, l.ending)).collect();
-        assert_eq!(got, vec![(2, 11, Ending::Check), (2, 2, Ending::Restart), (1, 11, Ending::Finished)]);
-        assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(m.learning_per_level, vec![2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(m.fitness.len(), 5);
         Ok(())
     }
 
@@ -540,25 +466,5 @@ mod tests {
         assert_eq!(c.at(k + 1), c.at(k));
         assert_eq!(Curve::thin(&[], &[]).at(5), None);
         assert_eq!(Curve::thin(&[0.5], &[1]).iterations, vec![1]);
-    }
-
-    /// Without a check, the summary tells whether the last lineage finished or the cap cut it;
-    /// without a summary the run is under way and its last lineage is left out. A restart in
-    /// the last iteration (at the cap) ends the last lineage.
-    #[test]
-    fn without_a_check_the_summary_tells_how_the_last_lineage_ended() -> Result<()> {
-        let dir = tempfile::tempdir()?;
-        let lines = [line(0, true, 11, None), line(1, true, 3, None), line(1, false, 11, None)];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        let endings = |m: &RunMetrics| m.lineages.iter().map(|l| (l.level, l.ending)).collect::<Vec<_>>();
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart)]);
-        std::fs::write(dir.path().join("summary.json"), summary(true))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Finished)]);
-        std::fs::write(dir.path().join("summary.json"), summary(false))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Cap)]);
-        let lines = [line(0, true, 1, None), line(1, true, 2, None)];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(2, Ending::Restart)]);
-        Ok(())
     }
 }

@@ -40,30 +40,13 @@ pub struct Sweep {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SweepLine {
     /// The run directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dir: Option<PathBuf>,
+    pub dir: PathBuf,
     pub summary: RunSummary,
     /// Evaluation by test level (as a string: JSON keys).
-    #[serde(default)]
     pub eval: BTreeMap<String, EvalReport>,
-    /// What the run's figures need (absent in lines written before it was recorded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the run's figures need. Every sweep writes it; `null` only in committed sweeps whose
+    /// runs predate the record (they were never recorded).
     pub curve: Option<Curve>,
-}
-
-impl SweepLine {
-    /// The run's curve: its own, else one thinned from its run directory's metrics, if at hand;
-    /// in that case also the lineages the metrics give (for a summary older than their record).
-    pub fn curve_and_lineages(&self) -> Result<(Option<Curve>, Option<Vec<nhc_train::Lineage>>)> {
-        if let Some(c) = &self.curve {
-            return Ok((Some(c.clone()), None));
-        }
-        let Some(dir) = self.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
-            return Ok((None, None));
-        };
-        let m = crate::plots::read_metrics(dir)?;
-        Ok((Some(m.curve()), Some(m.lineages)))
-    }
 }
 
 /// A run directory's evaluations, by test level.
@@ -140,7 +123,7 @@ pub fn run(s: Sweep) -> Result<()> {
             summary: read_json(&dir.join("summary.json"))?,
             eval: read_json(&dir.join("eval.json"))?,
             curve: Some(crate::plots::read_metrics(&dir)?.curve()),
-            dir: Some(dir),
+            dir,
         };
         lines.push_str(&serde_json::to_string(&line)?);
         lines.push('\n');

@@ -191,10 +191,8 @@ impl Model {
             results.push(score_prepared(&entry.0, &prepared, &mut policy, &mut workspace));
             calls.check()?;
         }
-        let variant =
-            matches!(self.model, nhc_tasks::Model::Learned(_)).then(|| self.model.variant().to_string());
         let names = (self.name(), entry.0.domain());
-        Ok(EvalReport::new(names, variant, (level, seed), &results, start.elapsed().as_secs_f64()))
+        Ok(EvalReport::new(names, &self.model, (level, seed), &results, start.elapsed().as_secs_f64()))
     }
 
     /// A problem in a Python world, checked as `nhc run` checks a user's maps

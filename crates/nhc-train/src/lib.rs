@@ -10,8 +10,8 @@
 //! - [`scoring`]: θ and offspring on a prepared batch, in parallel.
 //! - [`noise`]: word noise on the control words while training (ours, off by default).
 //! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
-//! - [`records`]: what a run records, as types ([`IterationLog`], [`MetricsLine`],
-//!   [`RunSummary`], [`Lineage`]).
+//! - [`records`]: what a run records, as types ([`IterationLog`] with its [`Update`] and
+//!   [`Advance`], [`MetricsLine`], [`RunSummary`] with its [`RunOutcome`], [`Lineage`]).
 //! - [`run_dir`]: a run in a directory: metrics log, atomic checkpoints, resumption, the model
 //!   file and the summary, seen through an [`Observer`]; [`lock`]: one process per directory.
 
@@ -31,6 +31,8 @@ pub use check::{CheckLog, check_levels};
 pub use config::{ConfigError, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
-pub use records::{Ending, IterationLog, Lineage, MetricsLine, RunSummary, Summary};
+pub use records::{
+    Advance, Ending, IterationLog, Lineage, MetricsLine, RunOutcome, RunSummary, Summary, Update,
+};
 pub use run_dir::{Observer, Outcome, RunDirError};
 pub use trainer::{TrainError, TrainState, Trainer};

@@ -8,7 +8,7 @@
 //! `model.json` and `summary.json` ([`RunSummary`]).
 
 use crate::lock::{LockError, lock};
-use crate::records::{IterationLog, MetricsLine, RunSummary};
+use crate::records::{MetricsLine, RunSummary};
 use crate::trainer::{TrainError, TrainState, Trainer};
 use nhc_io::limits::{LimitError, MAX_STATE_BYTES, read_text};
 use nhc_io::write_atomic;
@@ -81,11 +81,10 @@ pub trait Observer {
     fn started(&mut self, trainer: &Trainer) {
         let _ = trainer;
     }
-    /// After each iteration; `streak` = the curriculum's consecutive perfect iterations on the
-    /// current level (the count that solves it, MODEL §7; 0 right after a level is solved).
-    /// Returning `ControlFlow::Break(())` stops the run cleanly: a checkpoint is
-    /// written and the run returns [`Outcome::Stopped`].
-    fn iteration(&mut self, log: &IterationLog, streak: u64) -> ControlFlow<()>;
+    /// After each iteration, with its line of `metrics.jsonl` (already written). Returning
+    /// `ControlFlow::Break(())` stops the run cleanly: a checkpoint is written and the run
+    /// returns [`Outcome::Stopped`].
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()>;
 }
 
 /// An observer that watches nothing and never stops the run.
@@ -93,7 +92,7 @@ pub trait Observer {
 pub struct Silent;
 
 impl Observer for Silent {
-    fn iteration(&mut self, _: &IterationLog, _: u64) -> ControlFlow<()> {
+    fn iteration(&mut self, _: &MetricsLine) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 }
@@ -101,8 +100,8 @@ impl Observer for Silent {
 /// How a run ended.
 #[derive(Debug, Clone)]
 pub enum Outcome {
-    /// The curriculum was finished or the iteration cap reached: `model.json` and
-    /// `summary.json` are written.
+    /// The run is done (its summary says how it ended): `model.json` and `summary.json` are
+    /// written.
     Finished { summary: Box<RunSummary>, model: Box<LearnedModel> },
     /// The observer stopped the run after `iteration`; the checkpoint is there to resume from.
     Stopped { iteration: u64 },
@@ -128,7 +127,7 @@ pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDir
     let _lock = lock(dir)?;
     let cp = read_checkpoint(&path)?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
-    let task = nhc_tasks::registry::find_in(&cp.state.task, cp.state.domain.as_deref())?;
+    let task = nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?;
     let trainer =
         Trainer::from_state(task, cp.state).map_err(|source| RunDirError::Resume { path, source })?;
     drive(trainer, dir, cp.seconds, observer)
@@ -157,7 +156,7 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<(), RunDirError> {
     for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|source| RunDirError::Read { path: path.into(), source })?;
         match serde_json::from_str::<MetricsLine>(&line) {
-            Ok(m) if m.iteration <= upto => kept.push(line),
+            Ok(m) if m.log.iteration <= upto => kept.push(line),
             Ok(_) => break,
             Err(error) if (kept.len() as u64) < upto => {
                 return Err(RunDirError::MetricsLine {
@@ -229,29 +228,32 @@ fn drive(
     let mut last_save = Instant::now();
 
     observer.started(&trainer);
-    while !trainer.done() {
-        let l = trainer.step()?;
-        let streak = trainer.state().curriculum.streak;
-        let line = to_json(&MetricsLine::new(&l, elapsed(&start)), &metrics, false)?;
-        writeln!(log, "{line}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
-        if observer.iteration(&l, streak).is_break() {
-            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
-            return Ok(Outcome::Stopped { iteration: l.iteration });
+    let outcome = loop {
+        if let Some(outcome) = trainer.outcome() {
+            break outcome;
         }
-        if l.iteration.is_multiple_of(CHECKPOINT_EVERY)
+        let line = MetricsLine { log: trainer.step()?, wall_seconds: elapsed(&start) };
+        let text = to_json(&line, &metrics, false)?;
+        writeln!(log, "{text}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
+        let iteration = line.log.iteration;
+        if observer.iteration(&line).is_break() {
+            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+            return Ok(Outcome::Stopped { iteration });
+        }
+        if iteration.is_multiple_of(CHECKPOINT_EVERY)
             && last_save.elapsed().as_secs_f64() >= CHECKPOINT_SECONDS
         {
             save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
             last_save = Instant::now();
         }
-    }
+    };
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
 
     let s = trainer.summary();
     let state = trainer.state();
     let summary = RunSummary {
         task: task.name().to_string(),
-        domain: Some(task.domain().to_string()),
+        domain: task.domain().to_string(),
         variant: state.variant,
         config: Some(trainer.model().clone()),
         seed: state.seed,
@@ -262,11 +264,11 @@ fn drive(
         last_level_solved: s.last_level_solved,
         restarts: s.restarts,
         failed_checks: s.failed_checks,
-        finished: s.finished,
+        outcome,
         wall_seconds: elapsed(&start),
         steps: state.steps,
         steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
-        lineages: trainer.lineages(),
+        lineages: Some(trainer.lineages()),
     };
     let meta = model_meta(&trainer);
     let model = LearnedModel { variant: state.variant, params: trainer.params()? };
@@ -276,8 +278,8 @@ fn drive(
     Ok(Outcome::Finished { summary: Box::new(summary), model: Box::new(model) })
 }
 
-/// The provenance a model file of `trainer`'s run carries: seed, iterations, whether the
-/// curriculum was finished, and the command that reproduces it.
+/// The provenance a model file of `trainer`'s run carries: seed, iterations, how the run ended
+/// (`outcome`, as in its summary), and the command that reproduces it.
 pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
     let (state, s) = (trainer.state(), trainer.summary());
     let variant = match state.variant {
@@ -286,7 +288,7 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
     };
     serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
-        "finished": s.finished,
+        "outcome": s.outcome,
         "command": format!("nhc train --task {}{variant} --seed {}", trainer.task().name(), state.seed),
     })
 }
