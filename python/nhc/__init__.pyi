@@ -178,3 +178,46 @@ def train(
 
 def resume(out: StrPath, callback: Callable[[IterationRecord], object] | None = None) -> Model:
     """Continues the run in `out` from its last checkpoint and returns the model."""
+
+class RunSummary(TypedDict):
+    """A run's summary.json."""
+
+    task: str
+    domain: str
+    variant: str
+    config: dict[str, Any] | None
+    seed: int
+    iterations: int
+    learning_iterations: int
+    margin_updates: int
+    last_level_learned: int
+    last_level_solved: int
+    restarts: int
+    failed_checks: int
+    outcome: Literal["solved", "cap"]
+    wall_seconds: float
+    steps: int
+    steps_per_second: float
+    lineages: list[dict[str, Any]] | None
+
+class SweepLine(TypedDict):
+    """One line of a sweep's sweep.jsonl: a run, its summary and its evaluations by level."""
+
+    dir: str
+    summary: RunSummary
+    eval: dict[str, EvalReport]  # by test level, as a string
+    curve: dict[str, list[float]] | None  # the learning curve the figures of `nhc report` need
+
+def sweep(
+    tasks: str | Sequence[str],
+    out: StrPath,
+    runs: int = 15,
+    config: dict[str, Any] | StrPath | None = None,
+    variant: Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"] = "nhc",
+    jobs: int | None = None,
+    levels: Sequence[int] | None = None,  # default 10, 100, 500, 1000
+    samples: int = 50,
+    eval_seed: int = 1000,
+    callback: Callable[[SweepLine], object] | None = None,
+) -> list[SweepLine]:
+    """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl."""

@@ -3,10 +3,10 @@
 //! figure (per task, mean ± standard error of θ's fitness over the runs, one line per model).
 
 use crate::report::median_iqr;
-use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
 use nhc_io::write_atomic;
 use nhc_model::Variant;
+use nhc_train::SweepLine;
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -136,7 +136,7 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
     for task in &tasks {
         let mut curves = Vec::new();
         for &v in &variants {
-            let fits: Vec<crate::plots::Curve> = runs
+            let fits: Vec<nhc_train::Curve> = runs
                 .iter()
                 .filter(|r| r.summary.variant == v && r.summary.task == *task)
                 .filter_map(|r| r.curve.clone())

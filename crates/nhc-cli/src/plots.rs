@@ -2,7 +2,7 @@
 //! iterations, log x axis, one line per task), as SVG and PNG.
 
 use anyhow::{Context, Result, anyhow};
-use nhc_train::MetricsLine;
+use nhc_train::Curve;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -10,89 +10,6 @@ use std::path::Path;
 pub struct Curves {
     pub task: String,
     pub runs: Vec<Curve>,
-}
-
-/// What a run's figures need, small enough for a line of `sweep.jsonl`: θ's raw fitness at
-/// iterations on a log-spaced grid (the same for every run: round(1.06^k), and the run's last
-/// iteration; about 40 points a decade, to 4 decimals), and the learning iterations spent on
-/// each level (index 0 = level 1). `nhc report` redraws a sweep's figures from these alone.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Curve {
-    /// 1-based iterations, increasing; the last is the run's last iteration.
-    pub iterations: Vec<u64>,
-    /// θ's raw batch fitness at those iterations.
-    pub fitness: Vec<f64>,
-    pub learning_per_level: Vec<u64>,
-}
-
-impl Curve {
-    /// Grid ratio: about 40 points per decade of iterations.
-    const RATIO: f64 = 1.06;
-
-    /// The thinned curve of a run's per-iteration fitness.
-    pub fn thin(fitness: &[f64], learning_per_level: &[u64]) -> Curve {
-        let n = fitness.len() as u64;
-        let mut iterations: Vec<u64> = Vec::new();
-        let mut at = 1.0f64;
-        while (at.round() as u64) < n {
-            let i = at.round() as u64;
-            if iterations.last() != Some(&i) {
-                iterations.push(i);
-            }
-            at *= Self::RATIO;
-        }
-        if n > 0 {
-            iterations.push(n);
-        }
-        let fitness = iterations.iter().map(|&i| (fitness[i as usize - 1] * 1e4).round() / 1e4).collect();
-        Curve { iterations, fitness, learning_per_level: learning_per_level.to_vec() }
-    }
-
-    /// The run's last iteration (0 for an empty curve).
-    pub fn len(&self) -> u64 {
-        self.iterations.last().copied().unwrap_or(0)
-    }
-
-    /// Fitness at iteration `i`: the value at the last grid point not after `i` (past the run's
-    /// end, its last value); `None` for an empty curve.
-    fn at(&self, i: u64) -> Option<f64> {
-        let k = self.iterations.partition_point(|&x| x <= i);
-        self.fitness.get(k.saturating_sub(1)).copied()
-    }
-}
-
-/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
-/// learning iterations spent on each level (index 0 = level 1).
-pub struct RunMetrics {
-    pub fitness: Vec<f64>,
-    pub learning_per_level: Vec<u64>,
-}
-
-impl RunMetrics {
-    /// The run's learning curve, thinned for a sweep line.
-    pub fn curve(&self) -> Curve {
-        Curve::thin(&self.fitness, &self.learning_per_level)
-    }
-}
-
-/// Reads a run directory's metrics.jsonl.
-pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
-    let path = run.join("metrics.jsonl");
-    let text = nhc_io::limits::read_text(&path, "metrics file", 4 * nhc_io::limits::MAX_STATE_BYTES)?;
-    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
-    for (i, l) in text.lines().enumerate() {
-        let v: MetricsLine =
-            serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))?;
-        let level = v.log.level;
-        m.fitness.push(v.log.fitness_raw);
-        if m.learning_per_level.len() < level {
-            m.learning_per_level.resize(level, 0);
-        }
-        if v.log.update.learned() && level > 0 {
-            m.learning_per_level[level - 1] += 1;
-        }
-    }
-    Ok(m)
 }
 
 /// One line of a per-level chart: a task and its (level, value) points.
@@ -187,7 +104,9 @@ where
         .map_err(err)?;
     let longest = panels
         .iter()
-        .flat_map(|(_, curves)| curves.iter().flat_map(|c| c.runs.iter().map(|r| r.len() as usize)))
+        .flat_map(|(_, curves)| {
+            curves.iter().flat_map(|c| c.runs.iter().map(|r| r.last_iteration() as usize))
+        })
         .max()
         .unwrap_or(1)
         .max(2);
@@ -410,61 +329,5 @@ mod tests {
         assert_eq!(se, 0.0);
         let (m, se) = mean_se(&runs, 2);
         assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
-    }
-
-    /// A metrics line of `level` that learned or not, the other fields as a run writes them.
-    fn line(iteration: u64, level: usize, learned: bool) -> String {
-        let update = if learned { nhc_train::Update::Mistake } else { nhc_train::Update::SkipMaxFitness };
-        let log = nhc_train::IterationLog {
-            iteration,
-            level,
-            fitness_raw: 0.5,
-            update,
-            failed: usize::from(learned),
-            best_offspring: None,
-            offspring_raw: Vec::new(),
-            offspring_shaped: Vec::new(),
-            advance: nhc_train::Advance::Stay,
-            check: None,
-            perfect_streak: 0,
-            restarts: 0,
-            learning_iterations: 0,
-            steps: 0,
-        };
-        serde_json::to_string(&MetricsLine { log, wall_seconds: 0.0 }).unwrap_or_default()
-    }
-
-    /// Learning iterations are counted on the level of their batch.
-    #[test]
-    fn learning_is_counted_per_level() -> Result<()> {
-        let dir = tempfile::tempdir()?;
-        let lines =
-            [line(1, 1, true), line(2, 1, true), line(3, 1, false), line(4, 3, true), line(5, 11, false)];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        let m = read_metrics(dir.path())?;
-        assert_eq!(m.learning_per_level, vec![2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(m.fitness.len(), 5);
-        Ok(())
-    }
-
-    /// The thinned curve keeps the first and last iterations, grows by about 6 % a point and
-    /// reads back the fitness it kept (a step function between grid points).
-    #[test]
-    fn a_thinned_curve_keeps_the_ends_and_reads_back() {
-        let fitness: Vec<f64> = (1..=20_000).map(|i| f64::from(i) / 20_000.0).collect();
-        let c = Curve::thin(&fitness, &[3, 1]);
-        assert_eq!((c.iterations[0], c.len()), (1, 20_000));
-        assert!(
-            c.iterations.len() < 200 && c.iterations.windows(2).all(|w| w[0] < w[1]),
-            "{:?}",
-            c.iterations
-        );
-        assert_eq!(c.at(20_000), Some(1.0));
-        assert_eq!(c.at(1_000_000), Some(1.0));
-        let k = c.iterations[60];
-        assert_eq!(c.at(k), Some((k as f64 / 20_000.0 * 1e4).round() / 1e4));
-        assert_eq!(c.at(k + 1), c.at(k));
-        assert_eq!(Curve::thin(&[], &[]).at(5), None);
-        assert_eq!(Curve::thin(&[0.5], &[1]).iterations, vec![1]);
     }
 }

@@ -1,10 +1,10 @@
 //! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (MODEL §8, §11), as
 //! Markdown, with the paper's numbers beside ours.
 
-use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
 use nhc_io::write_atomic;
 use nhc_model::Variant;
+use nhc_train::SweepLine;
 use nhc_train::{Ending, Lineage, RunOutcome};
 use std::fmt::Write as _;
 use std::path::Path;

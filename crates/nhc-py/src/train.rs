@@ -63,7 +63,7 @@ impl Observer for PyObserver {
 
 /// A training config: None (the defaults, the paper's protocol), a dict of its fields, or the
 /// path of a TOML file as `nhc train --config` takes.
-fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
+pub(crate) fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
     let Some(c) = config.filter(|c| !c.is_none()) else { return Ok(TrainConfig::default()) };
     if let Ok(path) = c.extract::<PathBuf>() {
         if !path.exists() {

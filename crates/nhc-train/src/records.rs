@@ -1,7 +1,7 @@
 //! What a run records, as types: one [`IterationLog`] per iteration (with the run's wall time a
 //! [`MetricsLine`]: a line of `metrics.jsonl`, and the record every front end's observer sees),
-//! the run's [`Summary`] (as `summary.json`, [`RunSummary`], with its [`RunOutcome`]) and its
-//! [`Lineage`]s. Reports read them back as these types.
+//! the run's [`Summary`] (as `summary.json`, [`RunSummary`], with its [`RunOutcome`]), its
+//! [`Lineage`]s and its learning [`Curve`]. Reports read them back as these types.
 //!
 //! What an iteration did is two enums, not a set of flags: [`Update`] (what θ's score made it do
 //! with θ) and [`Advance`] (what it did to the curriculum and the lineage). Each holds only the
@@ -241,4 +241,79 @@ pub struct RunSummary {
     /// Every lineage of the run in order; their learning iterations add up to
     /// `learning_iterations`, and the last one is the lineage that survived.
     pub lineages: Option<Vec<Lineage>>,
+}
+
+/// What a run's figures need, small enough for a line of `sweep.jsonl`: θ's raw fitness at
+/// iterations on a log-spaced grid (the same for every run: round(1.06^k), and the run's last
+/// iteration; about 40 points a decade, to 4 decimals), and the learning iterations spent on
+/// each level (index 0 = level 1). `nhc report` redraws a sweep's figures from these alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// 1-based iterations, increasing; the last is the run's last iteration.
+    pub iterations: Vec<u64>,
+    /// θ's raw batch fitness at those iterations.
+    pub fitness: Vec<f64>,
+    pub learning_per_level: Vec<u64>,
+}
+
+impl Curve {
+    /// Grid ratio: about 40 points per decade of iterations.
+    const RATIO: f64 = 1.06;
+
+    /// The thinned curve of a run's per-iteration fitness.
+    pub fn thin(fitness: &[f64], learning_per_level: &[u64]) -> Curve {
+        let n = fitness.len() as u64;
+        let mut iterations: Vec<u64> = Vec::new();
+        let mut at = 1.0f64;
+        while (at.round() as u64) < n {
+            let i = at.round() as u64;
+            if iterations.last() != Some(&i) {
+                iterations.push(i);
+            }
+            at *= Self::RATIO;
+        }
+        if n > 0 {
+            iterations.push(n);
+        }
+        let fitness = iterations.iter().map(|&i| (fitness[i as usize - 1] * 1e4).round() / 1e4).collect();
+        Curve { iterations, fitness, learning_per_level: learning_per_level.to_vec() }
+    }
+
+    /// The run's last iteration (0 for an empty curve).
+    pub fn last_iteration(&self) -> u64 {
+        self.iterations.last().copied().unwrap_or(0)
+    }
+
+    /// Fitness at iteration `i`: the value at the last grid point not after `i` (past the run's
+    /// end, its last value); `None` for an empty curve.
+    pub fn at(&self, i: u64) -> Option<f64> {
+        let k = self.iterations.partition_point(|&x| x <= i);
+        self.fitness.get(k.saturating_sub(1)).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The thinned curve keeps the first and last iterations, grows by about 6 % a point and
+    /// reads back the fitness it kept (a step function between grid points).
+    #[test]
+    fn a_thinned_curve_keeps_the_ends_and_reads_back() {
+        let fitness: Vec<f64> = (1..=20_000).map(|i| f64::from(i) / 20_000.0).collect();
+        let c = Curve::thin(&fitness, &[3, 1]);
+        assert_eq!((c.iterations[0], c.last_iteration()), (1, 20_000));
+        assert!(
+            c.iterations.len() < 200 && c.iterations.windows(2).all(|w| w[0] < w[1]),
+            "{:?}",
+            c.iterations
+        );
+        assert_eq!(c.at(20_000), Some(1.0));
+        assert_eq!(c.at(1_000_000), Some(1.0));
+        let k = c.iterations[60];
+        assert_eq!(c.at(k), Some((k as f64 / 20_000.0 * 1e4).round() / 1e4));
+        assert_eq!(c.at(k + 1), c.at(k));
+        assert_eq!(Curve::thin(&[], &[]).at(5), None);
+        assert_eq!(Curve::thin(&[0.5], &[1]).iterations, vec![1]);
+    }
 }

@@ -8,7 +8,7 @@
 //! `model.json` and `summary.json` ([`RunSummary`]).
 
 use crate::lock::{LockError, lock};
-use crate::records::{MetricsLine, RunSummary};
+use crate::records::{Curve, MetricsLine, RunSummary};
 use crate::trainer::{TrainError, TrainState, Trainer};
 use nhc_io::limits::{LimitError, MAX_STATE_BYTES, read_text};
 use nhc_io::write_atomic;
@@ -53,6 +53,9 @@ pub enum RunDirError {
         path.display()
     )]
     MetricsLine { path: PathBuf, line: usize, checkpoint: u64, error: serde_json::Error },
+    /// A line of a finished run's `metrics.jsonl` does not read (1-based `line`).
+    #[error("{} line {line} is damaged", path.display())]
+    Metrics { path: PathBuf, line: usize, source: serde_json::Error },
     #[error("cannot create {}", path.display())]
     Create { path: PathBuf, source: std::io::Error },
     #[error("cannot open {}", path.display())]
@@ -291,4 +294,82 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
         "outcome": s.outcome,
         "command": format!("nhc train --task {}{variant} --seed {}", trainer.task().name(), state.seed),
     })
+}
+
+/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
+/// learning iterations spent on each level (index 0 = level 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMetrics {
+    pub fitness: Vec<f64>,
+    pub learning_per_level: Vec<u64>,
+}
+
+impl RunMetrics {
+    /// The run's learning curve, thinned for a sweep line.
+    pub fn curve(&self) -> Curve {
+        Curve::thin(&self.fitness, &self.learning_per_level)
+    }
+}
+
+/// Reads the metrics.jsonl of the run in `dir`.
+pub fn read_metrics(dir: &Path) -> Result<RunMetrics, RunDirError> {
+    let path = dir.join("metrics.jsonl");
+    let text = read_text(&path, "metrics file", 4 * MAX_STATE_BYTES)?;
+    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
+    for (i, l) in text.lines().enumerate() {
+        let v: MetricsLine = serde_json::from_str(l).map_err(|source| RunDirError::Metrics {
+            path: path.clone(),
+            line: i + 1,
+            source,
+        })?;
+        let level = v.log.level;
+        m.fitness.push(v.log.fitness_raw);
+        if m.learning_per_level.len() < level {
+            m.learning_per_level.resize(level, 0);
+        }
+        if v.log.update.learned() && level > 0 {
+            m.learning_per_level[level - 1] += 1;
+        }
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A metrics line of `level` that learned or not, the other fields as a run writes them.
+    fn line(iteration: u64, level: usize, learned: bool) -> String {
+        let update = if learned { crate::Update::Mistake } else { crate::Update::SkipMaxFitness };
+        let log = crate::IterationLog {
+            iteration,
+            level,
+            fitness_raw: 0.5,
+            update,
+            failed: usize::from(learned),
+            best_offspring: None,
+            offspring_raw: Vec::new(),
+            offspring_shaped: Vec::new(),
+            advance: crate::Advance::Stay,
+            check: None,
+            perfect_streak: 0,
+            restarts: 0,
+            learning_iterations: 0,
+            steps: 0,
+        };
+        serde_json::to_string(&MetricsLine { log, wall_seconds: 0.0 }).unwrap_or_default()
+    }
+
+    /// Learning iterations are counted on the level of their batch.
+    #[test]
+    fn learning_is_counted_per_level() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let lines =
+            [line(1, 1, true), line(2, 1, true), line(3, 1, false), line(4, 3, true), line(5, 11, false)];
+        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
+        let m = read_metrics(dir.path())?;
+        assert_eq!(m.learning_per_level, vec![2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(m.fitness.len(), 5);
+        Ok(())
+    }
 }
