@@ -41,13 +41,13 @@ def draw():
 def on_iteration(record):
     global last_draw
     iterations.append(record["iteration"])
-    fitness.append(record["fitness"])
+    fitness.append(record["fitness_raw"])
     levels.append(record["level"])
     if time.monotonic() - last_draw > 1.0:  # redraw the PNG every second
         draw()
         last_draw = time.monotonic()
         print(f"iteration {record['iteration']:>6}  level {record['level']:>2}  "
-              f"fitness {record['fitness']:.4f}  perfect streak {record['perfect_streak']:>4}  "
+              f"fitness {record['fitness_raw']:.4f}  perfect streak {record['perfect_streak']:>4}  "
               f"restarts {record['restarts']}", flush=True)
 
 

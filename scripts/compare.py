@@ -42,7 +42,7 @@ for label, source in columns:
         cell = table.setdefault(s["task"], {}).setdefault(label, [0, 0, 0])
         cell[0] += all(e[l]["solved"] == e[l]["samples"] for l in TEST_LEVELS)
         cell[1] += 1
-        cell[2] += bool(s["finished"])
+        cell[2] += s["outcome"] == "solved"
 tasks = [t for t in PAPER if t in table and (only is None or t in only)]
 print("| task | " + " | ".join(label for label, _ in columns) + " | paper |")
 print("|---|" + "---:|" * (len(columns) + 1))

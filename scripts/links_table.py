@@ -15,11 +15,11 @@ def rows(path):
 
 def cell(runs, cap):
     li = [min(r["summary"]["learning_iterations"], cap) for r in runs]
-    capped = sum(1 for r in runs if r["summary"]["learning_iterations"] >= cap or not r["summary"]["finished"])
+    capped = sum(1 for r in runs if r["summary"]["learning_iterations"] >= cap or r["summary"]["outcome"] != "solved")
     # A full.jsonl run beyond the cap restarted after it too: its restarts within the cap are unknown.
     beyond = any(r["summary"]["learning_iterations"] > cap for r in runs)
     restarts = "–" if beyond else sum(r["summary"]["restarts"] for r in runs)
-    perfect = sum(1 for r in runs if r["summary"]["learning_iterations"] < cap and r["summary"]["finished"]
+    perfect = sum(1 for r in runs if r["summary"]["learning_iterations"] < cap and r["summary"]["outcome"] == "solved"
                   and r["eval"]["100"]["solved"] == r["eval"]["100"]["samples"])
     return f"{statistics.median(li):.0f} / {restarts} / {perfect} of {len(runs)}" + (f" ({capped} capped)" if capped else "")
 

@@ -15,8 +15,8 @@ for name in sorted(os.listdir(root)):
     runs[task] += 1
     for line in open(path):
         v = json.loads(line)
-        updates[task] += bool(v["updated"])
-        margin[task] += bool(v["updated"] and v["perfect"])
+        updates[task] += v["update"] in ("mistake", "margin", "margin_apart")
+        margin[task] += v["update"] in ("margin", "margin_apart")
 print("| task | runs | updates | margin-only updates |")
 print("|---|---:|---:|---:|")
 for task in runs:

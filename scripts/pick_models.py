@@ -95,7 +95,7 @@ picked, tried = {}, {}
 for r in sorted(runs, key=lambda r: r["summary"]["seed"]):
     s = r["summary"]
     task = s["task"]
-    if task in picked or not s["finished"] or (only and task not in only):
+    if task in picked or s["outcome"] != "solved" or (only and task not in only):
         continue
     tried[task] = tried.get(task, 0) + 1
     model = f"{r.get('dir', 'runs/' + task + '-' + str(s['seed']))}/model.json"

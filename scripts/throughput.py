@@ -9,7 +9,7 @@ for run in sys.argv[1:]:
     for line in open(f"{run}/metrics.jsonl"):
         r = json.loads(line)
         if prev is not None and r["level"] == prev["level"]:
-            key = (r["level"], "learning" if r["updated"] else "perfect")
+            key = (r["level"], "perfect" if r["update"].startswith("skip") else "learning")
             acc[key][0] += 1
             acc[key][1] += r["wall_seconds"] - prev["wall_seconds"]
         prev = r

@@ -17,10 +17,10 @@ class TaskInfo(TypedDict):
     ops: list[str]
     params: dict[str, int]
 
-class EvalReport(TypedDict, total=False):
+class EvalReport(TypedDict):
     task: str
     domain: str
-    variant: str
+    variant: str  # a learned model's variant, or "scripted"
     level: int
     seed: int
     samples: int
@@ -36,22 +36,31 @@ class RunReport(TypedDict):
     correct: bool
     steps: int
 
+# The generalization check of an iteration: its samples' lowest and highest level, how many were solved.
+CheckLog = TypedDict("CheckLog", {"from": int, "level": int, "samples": int, "solved": int})
+
 class IterationRecord(TypedDict):
+    """One iteration: exactly the keys of its line in a run directory's metrics.jsonl."""
+
     iteration: int
-    level: int
-    fitness: float
-    best_offspring: float | None
-    perfect: bool
-    max_fitness: bool
-    perfect_streak: int  # consecutive perfect iterations on the current level (solves it at 750, or 1 500)
-    updated: bool
-    learned: bool
-    learning_iterations: int
+    level: int  # the level the batch was built for (11 = mixed)
+    fitness_raw: float
+    # What θ's score made the iteration do with θ: updated after a mistake ("mistake"), to widen
+    # margins ("margin"; "margin_apart" when not a learning iteration), or left alone ("skip_solved",
+    # "skip_max_fitness").
+    update: Literal["mistake", "margin", "margin_apart", "skip_solved", "skip_max_fitness"]
     failed: int
-    solved_level: int | None
-    restarted: bool
+    best_offspring: float | None
+    offspring_raw: list[float]
+    offspring_shaped: list[float]
+    # What it did to the curriculum and the lineage.
+    advance: Literal["stay", "next_level", "finished", "restart", "failed_check"]
+    check: CheckLog | None
+    perfect_streak: int  # consecutive perfect iterations on the level (solves it at 750, or 1 500)
     restarts: int
+    learning_iterations: int
     steps: int
+    wall_seconds: float
 
 class SearchResult(TypedDict):
     found: bool
@@ -169,3 +178,46 @@ def train(
 
 def resume(out: StrPath, callback: Callable[[IterationRecord], object] | None = None) -> Model:
     """Continues the run in `out` from its last checkpoint and returns the model."""
+
+class RunSummary(TypedDict):
+    """A run's summary.json."""
+
+    task: str
+    domain: str
+    variant: str
+    config: dict[str, Any] | None
+    seed: int
+    iterations: int
+    learning_iterations: int
+    margin_updates: int
+    last_level_learned: int
+    last_level_solved: int
+    restarts: int
+    failed_checks: int
+    outcome: Literal["solved", "cap"]
+    wall_seconds: float
+    steps: int
+    steps_per_second: float
+    lineages: list[dict[str, Any]] | None
+
+class SweepLine(TypedDict):
+    """One line of a sweep's sweep.jsonl: a run, its summary and its evaluations by level."""
+
+    dir: str
+    summary: RunSummary
+    eval: dict[str, EvalReport]  # by test level, as a string
+    curve: dict[str, list[float]] | None  # the learning curve the figures of `nhc report` need
+
+def sweep(
+    tasks: str | Sequence[str],
+    out: StrPath,
+    runs: int = 15,
+    config: dict[str, Any] | StrPath | None = None,
+    variant: Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"] = "nhc",
+    jobs: int | None = None,
+    levels: Sequence[int] | None = None,  # default 10, 100, 500, 1000
+    samples: int = 50,
+    eval_seed: int = 1000,
+    callback: Callable[[SweepLine], object] | None = None,
+) -> list[SweepLine]:
+    """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl."""

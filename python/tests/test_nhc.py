@@ -338,7 +338,12 @@ def test_training_copy_seed_2_gives_the_theta_of_nhc_train(tmp_path, nhc_bin):
     m = nhc.train("copy", 2, callback=records.append)
     assert np.array_equal(m.params, cli)
     assert records[-1]["iteration"] == len(records) == m.meta["iterations"]
-    assert {"level", "fitness", "best_offspring", "perfect_streak", "restarts"} <= set(records[0])
+    assert (records[-1]["advance"], m.meta["outcome"]) == ("finished", "solved")
+    # The records are the lines of metrics.jsonl: the same keys, the same values but wall time.
+    lines = [json.loads(line) for line in (tmp_path / "cli" / "metrics.jsonl").read_text().splitlines()]
+    assert [list(r) for r in records] == [list(line) for line in lines]
+    untimed = lambda rs: [{k: v for k, v in r.items() if k != "wall_seconds"} for r in rs]
+    assert untimed(records) == untimed(lines)
     assert m.evaluate(1000, 20)["solved"] == 20
 
 
@@ -368,6 +373,60 @@ def test_ctrl_c_stops_training_between_iterations(tmp_path):
     assert 0 < len(seen) < 29301 and (tmp_path / "checkpoint.json").exists()
     checkpoint = json.loads((tmp_path / "checkpoint.json").read_text())
     assert checkpoint["state"]["iteration"] == seen[-1]["iteration"]
+
+
+def untimed_line(line):
+    """A sweep line without what differs between two runs of the same sweep: wall times, the directory."""
+    line = json.loads(json.dumps(line))
+    del line["dir"]
+    for key in ("wall_seconds", "steps_per_second"):
+        del line["summary"][key]
+    for report in line["eval"].values():
+        del report["seconds"]
+    return line
+
+
+def test_a_sweep_gives_the_lines_of_nhc_sweep(tmp_path, nhc_bin):
+    config = {"levels": 2, "perfect_to_solve": 20, "perfect_to_solve_after_learning": 20, "max_iterations": 300}
+    (tmp_path / "quick.toml").write_text("".join(f"{k} = {v}\n" for k, v in config.items()))
+    subprocess.run(
+        [nhc_bin, "sweep", "--tasks", "copy,reverse", "--runs", "2", "--levels", "5,20", "--samples", "10",
+         "--config", tmp_path / "quick.toml", "--jobs", "2", "--out", tmp_path / "cli"],
+        check=True, capture_output=True,
+    )
+    cli = [json.loads(line) for line in (tmp_path / "cli" / "sweep.jsonl").read_text().splitlines()]
+    seen = []
+    lines = nhc.sweep(["copy", "reverse"], tmp_path / "py", runs=2, config=config, jobs=1, levels=[5, 20],
+                      samples=10, callback=seen.append)
+    assert [untimed_line(x) for x in lines] == [untimed_line(x) for x in cli]
+    assert [(x["summary"]["task"], x["summary"]["seed"]) for x in lines] == [
+        ("copy", 1), ("copy", 2), ("reverse", 1), ("reverse", 2)]
+    assert sorted(x["dir"] for x in seen) == sorted(x["dir"] for x in lines)
+    # Its sweep.jsonl holds the lines returned; a second call trains and evaluates nothing.
+    written = [json.loads(line) for line in (tmp_path / "py" / "sweep.jsonl").read_text().splitlines()]
+    assert written == lines
+    metrics = (tmp_path / "py" / "copy-1" / "metrics.jsonl").read_bytes()
+    assert nhc.sweep("copy", tmp_path / "py", runs=2, config=config, levels=[5, 20], samples=10) == lines[:2]
+    assert (tmp_path / "py" / "copy-1" / "metrics.jsonl").read_bytes() == metrics
+    with pytest.raises(ValueError, match="unknown task"):
+        nhc.sweep("nope", tmp_path / "py")
+    with pytest.raises(ValueError, match="samples"):
+        nhc.sweep("copy", tmp_path / "py", samples=0)
+
+
+def test_ctrl_c_stops_a_sweep_and_the_same_call_continues_it(tmp_path):
+    args = {"runs": 2, "config": {"max_iterations": 1500}, "jobs": 2, "levels": [5], "samples": 5}
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt) as e:
+        nhc.sweep("copy", tmp_path / "stopped", **args)
+    timer.cancel()
+    assert any("the same call continues it" in n for n in e.value.__notes__)
+    assert (tmp_path / "stopped" / "copy-1" / "checkpoint.json").exists()
+    assert not (tmp_path / "stopped" / "sweep.jsonl").exists()
+    resumed = nhc.sweep("copy", tmp_path / "stopped", **args)
+    whole = nhc.sweep("copy", tmp_path / "whole", **args)
+    assert [untimed_line(x) for x in resumed] == [untimed_line(x) for x in whole]
 
 
 def test_training_releases_the_gil():

@@ -3,10 +3,10 @@
 //! figure (per task, mean ± standard error of θ's fitness over the runs, one line per model).
 
 use crate::report::median_iqr;
-use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
 use nhc_io::write_atomic;
 use nhc_model::Variant;
+use nhc_train::SweepLine;
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -126,22 +126,16 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         writeln!(md)?;
     }
 
-    // The learning-curve comparison: one panel per task, one line per model. The metrics also
-    // give the lineages of runs whose summary predates their record.
+    // The learning-curve comparison: one panel per task, one line per model.
     let mut panels: Vec<(String, Vec<crate::plots::Curves>)> = Vec::new();
-    let mut from_metrics: Vec<Option<Vec<nhc_train::Lineage>>> = vec![None; runs.len()];
     for task in &tasks {
         let mut curves = Vec::new();
         for &v in &variants {
-            let mut fits = Vec::new();
-            for (r, lineages) in runs.iter().zip(&mut from_metrics) {
-                if r.summary.variant != v || r.summary.task != *task {
-                    continue;
-                }
-                let (curve, from_dir) = r.curve_and_lineages()?;
-                *lineages = from_dir;
-                fits.extend(curve);
-            }
+            let fits: Vec<nhc_train::Curve> = runs
+                .iter()
+                .filter(|r| r.summary.variant == v && r.summary.task == *task)
+                .filter_map(|r| r.curve.clone())
+                .collect();
             if !fits.is_empty() {
                 curves.push(crate::plots::Curves { task: model_name(v).to_string(), runs: fits });
             }
@@ -150,8 +144,8 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             panels.push((task.to_string(), curves));
         }
     }
-    // A model none of whose runs has a curve (in its line or its run directory) would silently
-    // drop out, so the figure is then left as it is.
+    // A model none of whose runs has a curve would silently drop out, so the figure is then left
+    // as it is.
     let missing: Vec<&str> = variants
         .iter()
         .map(|&v| model_name(v))
@@ -169,19 +163,17 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
     } else {
         let earlier = Path::new(&format!("{stem}.png")).exists();
         eprintln!(
-            "note: no learning curves of {} (in the sweep lines or run directories): the learning-curve figure is not redrawn",
+            "note: no learning curves of {} in the sweep lines: the learning-curve figure is not redrawn",
             missing.join(", ")
         );
         format!(
-            "## Learning curves\n\nNot redrawn: no run of {} carries its learning curve (in its sweep \
-             line, or its run directory's metrics.jsonl).{}\n\n",
+            "## Learning curves\n\nNot redrawn: no run of {} carries its learning curve in its sweep \
+             line.{}\n\n",
             missing.join(", "),
             if earlier { format!(" The figure of an earlier report:\n\n{link}") } else { String::new() }
         )
     };
-    let with_metrics: Vec<(&SweepLine, Option<Vec<nhc_train::Lineage>>)> =
-        runs.iter().zip(from_metrics).collect();
-    let lineages = crate::report::lineage_table(&with_metrics)?;
+    let lineages = crate::report::lineage_table(&runs.iter().collect::<Vec<_>>())?;
     let text = format!(
         "# Table 1, every model\n\nMade by `nhc report {} --out {}` ({} runs). Each cell: ours, then \
          *the paper's* (Table 1). iterations: learning iterations of all lineages (restarts included), median (to the \

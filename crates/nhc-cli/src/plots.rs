@@ -2,7 +2,7 @@
 //! iterations, log x axis, one line per task), as SVG and PNG.
 
 use anyhow::{Context, Result, anyhow};
-use nhc_train::{Ending, Lineage, MetricsLine, RunSummary};
+use nhc_train::Curve;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -10,125 +10,6 @@ use std::path::Path;
 pub struct Curves {
     pub task: String,
     pub runs: Vec<Curve>,
-}
-
-/// What a run's figures need, small enough for a line of `sweep.jsonl`: θ's raw fitness at
-/// iterations on a log-spaced grid (the same for every run: round(1.06^k), and the run's last
-/// iteration; about 40 points a decade, to 4 decimals), and the learning iterations spent on
-/// each level (index 0 = level 1). `nhc report` redraws a sweep's figures from these alone.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Curve {
-    /// 1-based iterations, increasing; the last is the run's last iteration.
-    pub iterations: Vec<u64>,
-    /// θ's raw batch fitness at those iterations.
-    pub fitness: Vec<f64>,
-    pub learning_per_level: Vec<u64>,
-}
-
-impl Curve {
-    /// Grid ratio: about 40 points per decade of iterations.
-    const RATIO: f64 = 1.06;
-
-    /// The thinned curve of a run's per-iteration fitness.
-    pub fn thin(fitness: &[f64], learning_per_level: &[u64]) -> Curve {
-        let n = fitness.len() as u64;
-        let mut iterations: Vec<u64> = Vec::new();
-        let mut at = 1.0f64;
-        while (at.round() as u64) < n {
-            let i = at.round() as u64;
-            if iterations.last() != Some(&i) {
-                iterations.push(i);
-            }
-            at *= Self::RATIO;
-        }
-        if n > 0 {
-            iterations.push(n);
-        }
-        let fitness = iterations.iter().map(|&i| (fitness[i as usize - 1] * 1e4).round() / 1e4).collect();
-        Curve { iterations, fitness, learning_per_level: learning_per_level.to_vec() }
-    }
-
-    /// The run's last iteration (0 for an empty curve).
-    pub fn len(&self) -> u64 {
-        self.iterations.last().copied().unwrap_or(0)
-    }
-
-    /// Fitness at iteration `i`: the value at the last grid point not after `i` (past the run's
-    /// end, its last value); `None` for an empty curve.
-    fn at(&self, i: u64) -> Option<f64> {
-        let k = self.iterations.partition_point(|&x| x <= i);
-        self.fitness.get(k.saturating_sub(1)).copied()
-    }
-}
-
-/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, the number of
-/// learning iterations spent on each level (index 0 = level 1), and the run's lineages.
-pub struct RunMetrics {
-    pub fitness: Vec<f64>,
-    pub learning_per_level: Vec<u64>,
-    pub lineages: Vec<Lineage>,
-}
-
-impl RunMetrics {
-    /// The run's learning curve, thinned for a sweep line.
-    pub fn curve(&self) -> Curve {
-        Curve::thin(&self.fitness, &self.learning_per_level)
-    }
-}
-
-/// Reads a run directory's metrics.jsonl. Lineages: the iteration that restarts already counts
-/// the restart and still belongs to the old lineage; a lineage ends in a failed check, a passed
-/// one (finished), or a restart; the run's last one, when no restart ended it, finished or was
-/// cut by the cap as summary.json says, and is left out while the run has no summary.
-pub fn read_metrics(run: &Path) -> Result<RunMetrics> {
-    let path = run.join("metrics.jsonl");
-    let text = nhc_io::limits::read_text(&path, "metrics file", 4 * nhc_io::limits::MAX_STATE_BYTES)?;
-    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new(), lineages: Vec::new() };
-    // Per lineage: learning iterations, level of its last iteration, its check passed or not.
-    let mut seen: Vec<(u64, usize, Option<bool>)> = Vec::new();
-    let mut restarts = 0;
-    for (i, l) in text.lines().enumerate() {
-        let v: MetricsLine =
-            serde_json::from_str(l).with_context(|| format!("{} line {}", path.display(), i + 1))?;
-        m.fitness.push(v.fitness_raw);
-        let level = v.level;
-        let updated = v.learned();
-        if m.learning_per_level.len() < level {
-            m.learning_per_level.resize(level, 0);
-        }
-        if updated && level > 0 {
-            m.learning_per_level[level - 1] += 1;
-        }
-        if seen.len() <= restarts {
-            seen.resize(restarts + 1, (0, level, None));
-        }
-        restarts = v.restarts as usize;
-        if let Some(lin) = seen.last_mut() {
-            lin.0 += u64::from(updated);
-            lin.1 = level;
-            if let Some(c) = v.check {
-                lin.2 = Some(c.passed());
-            }
-        }
-    }
-    let summary = std::fs::read_to_string(run.join("summary.json")).ok();
-    let finished = summary.and_then(|t| serde_json::from_str::<RunSummary>(&t).ok()).map(|s| s.finished);
-    let ongoing = seen.len() > restarts;
-    let last = seen.len().saturating_sub(1);
-    for (k, (learning_iterations, level, check)) in seen.into_iter().enumerate() {
-        let ending = match check {
-            Some(true) => Ending::Finished,
-            Some(false) => Ending::Check,
-            None if k < last || !ongoing => Ending::Restart,
-            None => match finished {
-                Some(true) => Ending::Finished,
-                Some(false) => Ending::Cap,
-                None => break,
-            },
-        };
-        m.lineages.push(Lineage { learning_iterations, level, ending });
-    }
-    Ok(m)
 }
 
 /// One line of a per-level chart: a task and its (level, value) points.
@@ -223,7 +104,9 @@ where
         .map_err(err)?;
     let longest = panels
         .iter()
-        .flat_map(|(_, curves)| curves.iter().flat_map(|c| c.runs.iter().map(|r| r.len() as usize)))
+        .flat_map(|(_, curves)| {
+            curves.iter().flat_map(|c| c.runs.iter().map(|r| r.last_iteration() as usize))
+        })
         .max()
         .unwrap_or(1)
         .max(2);
@@ -446,119 +329,5 @@ mod tests {
         assert_eq!(se, 0.0);
         let (m, se) = mean_se(&runs, 2);
         assert!((m - 0.75).abs() < 1e-12 && (se - 0.25).abs() < 1e-12, "{m} {se}");
-    }
-
-    /// A metrics line with these fields, the others as a run writes them.
-    fn line(restarts: u64, updated: bool, level: usize, check: Option<(usize, usize)>) -> String {
-        let l = MetricsLine {
-            iteration: 1,
-            level,
-            fitness_raw: 0.5,
-            best_offspring: None,
-            offspring_raw: Vec::new(),
-            offspring_shaped: Vec::new(),
-            perfect: !updated,
-            max_fitness: !updated,
-            updated,
-            learned: Some(updated),
-            failed: 0,
-            check: check.map(|(solved, samples)| nhc_train::CheckLog {
-                from: 12,
-                level: 99,
-                samples,
-                solved,
-            }),
-            restarts,
-            learning_iterations: 0,
-            steps: 0,
-            wall_seconds: 0.0,
-        };
-        serde_json::to_string(&l).unwrap_or_default()
-    }
-
-    fn summary(finished: bool) -> String {
-        let s = RunSummary {
-            task: "copy".into(),
-            domain: None,
-            variant: nhc_model::Variant::Nhc,
-            config: None,
-            seed: 1,
-            iterations: 3,
-            learning_iterations: 2,
-            margin_updates: 0,
-            last_level_learned: 11,
-            last_level_solved: 11,
-            restarts: 1,
-            failed_checks: 0,
-            finished,
-            wall_seconds: 1.0,
-            steps: 10,
-            steps_per_second: 10.0,
-            lineages: None,
-        };
-        serde_json::to_string(&s).unwrap_or_default()
-    }
-
-    /// The iteration whose check fails already logs the incremented restart count; it and its
-    /// learning still belong to the lineage that is dropped.
-    #[test]
-    fn a_failed_check_ends_its_own_lineage() -> Result<()> {
-        let dir = tempfile::tempdir()?;
-        let lines = [
-            line(0, true, 1, None),
-            line(0, true, 11, None),
-            line(1, false, 11, Some((3, 5))),
-            line(1, true, 1, None),
-            line(2, true, 2, None),
-            line(2, true, 1, None),
-            line(2, false, 11, Some((5, 5))),
-        ];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        let m = read_metrics(dir.path())?;
-        let got: Vec<_> = m.lineages.iter().map(|l| (l.learning_iterations, l.level, l.ending)).collect();
-        assert_eq!(got, vec![(2, 11, Ending::Check), (2, 2, Ending::Restart), (1, 11, Ending::Finished)]);
-        assert_eq!(m.learning_per_level, vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
-        Ok(())
-    }
-
-    /// The thinned curve keeps the first and last iterations, grows by about 6 % a point and
-    /// reads back the fitness it kept (a step function between grid points).
-    #[test]
-    fn a_thinned_curve_keeps_the_ends_and_reads_back() {
-        let fitness: Vec<f64> = (1..=20_000).map(|i| f64::from(i) / 20_000.0).collect();
-        let c = Curve::thin(&fitness, &[3, 1]);
-        assert_eq!((c.iterations[0], c.len()), (1, 20_000));
-        assert!(
-            c.iterations.len() < 200 && c.iterations.windows(2).all(|w| w[0] < w[1]),
-            "{:?}",
-            c.iterations
-        );
-        assert_eq!(c.at(20_000), Some(1.0));
-        assert_eq!(c.at(1_000_000), Some(1.0));
-        let k = c.iterations[60];
-        assert_eq!(c.at(k), Some((k as f64 / 20_000.0 * 1e4).round() / 1e4));
-        assert_eq!(c.at(k + 1), c.at(k));
-        assert_eq!(Curve::thin(&[], &[]).at(5), None);
-        assert_eq!(Curve::thin(&[0.5], &[1]).iterations, vec![1]);
-    }
-
-    /// Without a check, the summary tells whether the last lineage finished or the cap cut it;
-    /// without a summary the run is under way and its last lineage is left out. A restart in
-    /// the last iteration (at the cap) ends the last lineage.
-    #[test]
-    fn without_a_check_the_summary_tells_how_the_last_lineage_ended() -> Result<()> {
-        let dir = tempfile::tempdir()?;
-        let lines = [line(0, true, 11, None), line(1, true, 3, None), line(1, false, 11, None)];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        let endings = |m: &RunMetrics| m.lineages.iter().map(|l| (l.level, l.ending)).collect::<Vec<_>>();
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart)]);
-        std::fs::write(dir.path().join("summary.json"), summary(true))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Finished)]);
-        std::fs::write(dir.path().join("summary.json"), summary(false))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(3, Ending::Restart), (11, Ending::Cap)]);
-        let lines = [line(0, true, 1, None), line(1, true, 2, None)];
-        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
-        assert_eq!(endings(&read_metrics(dir.path())?), vec![(2, Ending::Restart)]);
-        Ok(())
     }
 }

@@ -1,11 +1,11 @@
 //! `nhc report DIR`: the NHC rows of the paper's Table 1 from a sweep (MODEL §8, §11), as
 //! Markdown, with the paper's numbers beside ours.
 
-use crate::sweep::SweepLine;
 use anyhow::{Context, Result, bail};
 use nhc_io::write_atomic;
 use nhc_model::Variant;
-use nhc_train::{Ending, Lineage};
+use nhc_train::SweepLine;
+use nhc_train::{Ending, Lineage, RunOutcome};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -40,9 +40,7 @@ pub fn report(path: &Path) -> Result<String> {
     };
     let runs = read_runs(&path)?;
     let levels = test_levels(&runs);
-    let (curves, from_metrics) = curves(&runs)?;
-    let figures = figures(&runs, curves, &path, &out_path)?;
-    let with_metrics: Vec<(&Run, FromMetrics)> = runs.iter().zip(from_metrics).collect();
+    let figures = figures(&runs, curves(&runs), &path, &out_path)?;
     let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
     let out = format!(
         "# Sweep report\n\nMade by `nhc report` from `{name}` ({} runs). Learning iterations: \
@@ -54,7 +52,7 @@ pub fn report(path: &Path) -> Result<String> {
         runs.len(),
         learning_table(&runs)?,
         generalization_table(&runs, &levels)?,
-        lineage_table(&with_metrics)?,
+        lineage_table(&runs.iter().collect::<Vec<_>>())?,
         runs_table(&runs, &levels)?,
     );
     write_atomic(&out_path, out.as_bytes())?;
@@ -126,7 +124,7 @@ fn learning_table(runs: &[Run]) -> Result<String> {
             md,
             "| {task} | {} | {} | {} | {} | {:.0} | {:.0} |",
             rs.len(),
-            rs.iter().filter(|r| r.summary.finished).count(),
+            rs.iter().filter(|r| r.summary.outcome == RunOutcome::Solved).count(),
             median_iqr(rs.iter().map(|r| r.summary.learning_iterations as f64).collect()),
             paper_cell(&rs, "iterations", task),
             median(|r| r.summary.last_level_learned as f64),
@@ -202,25 +200,18 @@ fn runs_table(runs: &[Run], levels: &[usize]) -> Result<String> {
     Ok(md)
 }
 
-/// A run's lineages as its run directory's metrics.jsonl recorded them, when read from there.
-type FromMetrics = Option<Vec<Lineage>>;
-
-/// Each run's learning curve (its line's, or its run directory's metrics), gathered per task,
-/// and per run the lineages its metrics.jsonl recorded (when read from there).
-fn curves(runs: &[Run]) -> Result<(Vec<crate::plots::Curves>, Vec<FromMetrics>)> {
+/// Each run's learning curve, from its line, gathered per task.
+fn curves(runs: &[Run]) -> Vec<crate::plots::Curves> {
     let mut curves: Vec<crate::plots::Curves> = Vec::new();
-    let mut from_metrics = Vec::with_capacity(runs.len());
     for r in runs {
-        let (curve, lineages) = r.curve_and_lineages()?;
-        from_metrics.push(lineages);
-        let Some(curve) = curve else { continue };
+        let Some(curve) = r.curve.clone() else { continue };
         let task = &r.summary.task;
         match curves.iter_mut().find(|c| &c.task == task) {
             Some(c) => c.runs.push(curve),
             None => curves.push(crate::plots::Curves { task: task.clone(), runs: vec![curve] }),
         }
     }
-    Ok((curves, from_metrics))
+    curves
 }
 
 /// The Figures section: the [`FIGURES`] drawn from `curves` beside `out_path`; without a curve,
@@ -326,21 +317,19 @@ fn panels(curves: Vec<crate::plots::Curves>) -> Vec<(String, Vec<crate::plots::C
     out
 }
 
-/// A run's lineages: its summary's list, else those of its metrics.jsonl, else none.
-fn recorded<'a>(run: &'a (&'a SweepLine, Option<Vec<Lineage>>)) -> Option<(&'a SweepLine, &'a [Lineage])> {
-    let (r, from_metrics) = run;
-    r.summary.lineages.as_deref().or(from_metrics.as_deref()).map(|l| (*r, l))
+/// A run with its lineages, if its summary records them.
+fn recorded<'a>(r: &&'a SweepLine) -> Option<(&'a SweepLine, &'a [Lineage])> {
+    r.summary.lineages.as_deref().map(|l| (*r, l))
 }
 
-/// The lineage table of `runs`, each given with the lineages of its metrics.jsonl when the run
-/// directory is at hand: per model (a column when there are several) and task, the lineages, how
-/// many finished, where the others stopped, and the learning cost of a run counted over its
-/// surviving lineage and over all its lineages, beside the paper's. Runs whose lineages are not
-/// [`recorded`] are counted as such, never guessed.
-pub fn lineage_table(runs: &[(&SweepLine, Option<Vec<Lineage>>)]) -> Result<String> {
+/// The lineage table of `runs`: per model (a column when there are several) and task, the
+/// lineages, how many finished, where the others stopped, and the learning cost of a run counted
+/// over its surviving lineage and over all its lineages, beside the paper's. Runs whose summary
+/// does not record its lineages are counted as such, never guessed.
+pub fn lineage_table(runs: &[&SweepLine]) -> Result<String> {
     let names = nhc_tasks::names();
     let mut groups: Vec<(Variant, &str)> =
-        runs.iter().map(|(r, _)| (r.summary.variant, r.summary.task.as_str())).collect();
+        runs.iter().map(|r| (r.summary.variant, r.summary.task.as_str())).collect();
     let order = |v: &Variant| Variant::ALL.iter().position(|x| x == v);
     groups.sort_by_key(|(v, t)| (order(v), names.iter().position(|n| n == t).unwrap_or(usize::MAX), *t));
     groups.dedup();
@@ -354,11 +343,7 @@ pub fn lineage_table(runs: &[(&SweepLine, Option<Vec<Lineage>>)]) -> Result<Stri
     if runs.iter().all(|r| recorded(r).is_none()) {
         let what =
             if runs.len() == 1 { "the run".to_string() } else { format!("any of the {} runs", runs.len()) };
-        writeln!(
-            t,
-            "Not recorded for {what}: the summaries predate the lineage record and the run \
-             directories (metrics.jsonl) are not at hand.\n"
-        )?;
+        writeln!(t, "Not recorded for {what}: the summaries predate the lineage record.\n")?;
         return Ok(t);
     }
     t.push_str(
@@ -368,9 +353,8 @@ pub fn lineage_table(runs: &[(&SweepLine, Option<Vec<Lineage>>)]) -> Result<Stri
          learning iterations of its surviving (last) lineage only, and those of all its lineages \
          (restarts included: the run's learning iterations, as in the tables above), both over \
          the runs counted here. The paper's Table 1 (\"iterations\", in the last column) does not \
-         say which of the two it reports. A run's lineages come from its summary.json or, for a \
-         summary older than that record, from its metrics.jsonl where the run directory is at \
-         hand; runs with neither are not recorded (runs \"12 of 15\": 3 not recorded).\n\n",
+         say which of the two it reports. A run's lineages come from its summary.json; runs whose \
+         summary predates that record are not recorded (runs \"12 of 15\": 3 not recorded).\n\n",
     );
     let model_head = if by_model { ("| model ", "|---") } else { ("", "") };
     writeln!(
@@ -383,8 +367,8 @@ pub fn lineage_table(runs: &[(&SweepLine, Option<Vec<Lineage>>)]) -> Result<Stri
     writeln!(t, "{}|---|---:|---:|---:|---:|---|---|---|---|", model_head.1)?;
     for (variant, task) in groups {
         let model = crate::comparison::model_name(variant);
-        let of_task: Vec<_> =
-            runs.iter().filter(|(r, _)| r.summary.variant == variant && r.summary.task == task).collect();
+        let of_task: Vec<&&SweepLine> =
+            runs.iter().filter(|r| r.summary.variant == variant && r.summary.task == task).collect();
         let counted: Vec<(&SweepLine, &[Lineage])> = of_task.iter().copied().filter_map(recorded).collect();
         let all: Vec<&Lineage> = counted.iter().flat_map(|(_, l)| l.iter()).collect();
         let mut done: Vec<f64> =
@@ -464,20 +448,22 @@ mod tests {
     /// A sweep line of `task` (as `variant`) whose summary has `learning_iterations` and,
     /// when given, `lineages` as (learning iterations, level, ending).
     fn run_line(task: &str, variant: &str, learning: u64, lineages: Option<&[(u64, usize, &str)]>) -> String {
-        let mut summary = serde_json::json!({
-            "task": task, "variant": variant, "seed": 1, "iterations": 2 * learning,
-            "learning_iterations": learning, "last_level_learned": 2, "last_level_solved": 11,
-            "restarts": 0, "finished": true, "wall_seconds": 1.0,
-        });
-        if let Some(ls) = lineages {
-            summary["lineages"] = ls
-                .iter()
+        let lineages: Option<Vec<serde_json::Value>> = lineages.map(|ls| {
+            ls.iter()
                 .map(|(n, level, ending)| {
                     serde_json::json!({"learning_iterations": n, "level": level, "ending": ending})
                 })
-                .collect();
-        }
-        serde_json::json!({ "summary": summary, "eval": {} }).to_string()
+                .collect()
+        });
+        let summary = serde_json::json!({
+            "task": task, "domain": "binary", "variant": variant, "config": null, "seed": 1,
+            "iterations": 2 * learning, "learning_iterations": learning, "margin_updates": 0,
+            "last_level_learned": 2, "last_level_solved": 11, "restarts": 0, "failed_checks": 0,
+            "outcome": "solved", "wall_seconds": 1.0, "steps": 10, "steps_per_second": 10.0,
+            "lineages": lineages,
+        });
+        serde_json::json!({ "dir": format!("runs/{task}-1"), "summary": summary, "eval": {}, "curve": null })
+            .to_string()
     }
 
     /// The lineage table from a sweep file alone, against numbers counted by hand: copy has

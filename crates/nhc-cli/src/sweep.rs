@@ -1,25 +1,19 @@
-//! `nhc sweep`: trains every run of a list of tasks (seeds 1..=runs), several runs at a time,
-//! then evaluates each at the test levels (MODEL §8). Resumable: a finished run (summary.json)
-//! is not trained again, an interrupted one resumes from its checkpoint, an evaluated one
-//! (eval.json) is not evaluated again.
-//!
-//! Layout: `DIR/TASK-SEED/` is a `nhc train` run directory plus `eval.json`; `DIR/sweep.jsonl`
-//! holds one line per run, `{"dir": …, "summary": …, "eval": {"LEVEL": EvalReport, …}}`.
+//! `nhc sweep`: the sweep of [`nhc_train::sweep`] (every run of some tasks, several at a time,
+//! each evaluated at the test levels, MODEL §8; resumable) under the command's flags. It prints
+//! the summary of each run trained here, shows the runs done on a progress bar (on a terminal),
+//! and ends with the number of runs and the path of `DIR/sweep.jsonl`.
 
-use crate::plots::Curve;
-use crate::train;
-use anyhow::{Context, Result, bail};
-use nhc_io::{limits, write_atomic};
+use anyhow::{Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use nhc_io::limits;
 use nhc_model::Variant;
-use nhc_tasks::{EvalReport, Model, find};
-use nhc_train::{RunSummary, ValidConfig};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SweepLine, SweepObserver, SweepSpec};
+use nhc_train::{RunOutcome, RunSummary, ValidConfig};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// What to sweep.
+/// What to sweep, as the flags give it.
 pub struct Sweep {
     /// Task names, or `all`.
     pub tasks: Vec<String>,
@@ -31,57 +25,14 @@ pub struct Sweep {
     /// Test levels.
     pub levels: Vec<usize>,
     pub samples: usize,
-    /// Seed of the evaluation samples (never a training seed's samples).
-    pub eval_seed: u64,
     pub config: ValidConfig,
 }
 
-/// One line of `sweep.jsonl`: a run, its summary and its evaluations by level.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SweepLine {
-    /// The run directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dir: Option<PathBuf>,
-    pub summary: RunSummary,
-    /// Evaluation by test level (as a string: JSON keys).
-    #[serde(default)]
-    pub eval: BTreeMap<String, EvalReport>,
-    /// What the run's figures need (absent in lines written before it was recorded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub curve: Option<Curve>,
-}
-
-impl SweepLine {
-    /// The run's curve: its own, else one thinned from its run directory's metrics, if at hand;
-    /// in that case also the lineages the metrics give (for a summary older than their record).
-    pub fn curve_and_lineages(&self) -> Result<(Option<Curve>, Option<Vec<nhc_train::Lineage>>)> {
-        if let Some(c) = &self.curve {
-            return Ok((Some(c.clone()), None));
-        }
-        let Some(dir) = self.dir.as_deref().filter(|d| d.join("metrics.jsonl").exists()) else {
-            return Ok((None, None));
-        };
-        let m = crate::plots::read_metrics(dir)?;
-        Ok((Some(m.curve()), Some(m.lineages)))
-    }
-}
-
-/// A run directory's evaluations, by test level.
-type Evals = BTreeMap<String, EvalReport>;
-
-/// Most runs per task of one sweep.
-pub const MAX_RUNS: u64 = 10_000;
-/// Most runs trained at the same time.
-pub const MAX_JOBS: u64 = 1_024;
-
-/// The evaluation seed used by `nhc sweep` unless told otherwise.
-pub const EVAL_SEED: u64 = 1000;
-
 pub fn run(s: Sweep) -> Result<()> {
+    // The flags are checked, by their names, before the first run trains.
     if s.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    // Everything is checked before the first run trains.
     limits::at_most("--runs", s.runs, MAX_RUNS)?;
     limits::at_most("--jobs", s.jobs as u64, MAX_JOBS)?;
     if s.samples == 0 {
@@ -91,108 +42,66 @@ pub fn run(s: Sweep) -> Result<()> {
     if s.levels.is_empty() {
         bail!("give at least one test level");
     }
-    let tasks: Vec<String> = if s.tasks.iter().any(|t| t == "all") {
-        nhc_tasks::names().into_iter().map(String::from).collect()
-    } else {
-        s.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
+    let spec = SweepSpec {
+        tasks: s.tasks,
+        variant: s.variant,
+        runs: s.runs,
+        out: s.out,
+        jobs: s.jobs,
+        levels: s.levels,
+        samples: s.samples,
+        eval_seed: nhc_train::sweep::EVAL_SEED,
+        config: s.config,
     };
-    for task in &tasks {
-        let t = find(task)?;
-        for &level in &s.levels {
-            t.check_level(level)?;
-        }
+    let shown = Shown { bar: ProgressBar::no_length(), error: Mutex::new(None) };
+    let result = nhc_train::sweep(&spec, &shown);
+    shown.bar.finish_and_clear();
+    if let Some(e) = shown.error.into_inner().ok().flatten() {
+        return Err(e);
     }
-    let _lock = nhc_train::lock::lock(&s.out)?;
-    // `jobs` runs evaluate at the same time: each gets its share of the memory limit.
-    limits::set_memory_limit((limits::memory_limit() / s.jobs.max(1) as u64).max(1));
-    let jobs: Vec<(String, u64)> =
-        tasks.iter().flat_map(|t| (1..=s.runs).map(move |seed| (t.clone(), seed))).collect();
-    let next = AtomicUsize::new(0);
-    let errors = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..s.jobs.max(1) {
-            scope.spawn(|| {
-                let report = |msg: String| {
-                    if let Ok(mut v) = errors.lock() {
-                        v.push(msg);
-                    }
-                };
-                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(p) => p,
-                    Err(e) => return report(format!("thread pool: {e}")),
-                };
-                while let Some((task, seed)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    if let Err(e) = pool.install(|| one(&s, task, *seed)) {
-                        report(format!("{task} seed {seed}: {e:#}"));
-                    }
+    let lines = result?;
+    crate::emit(&format!("{} runs: {}\n", lines.len(), spec.out.join("sweep.jsonl").display()))
+}
+
+/// What the command shows of a sweep: the runs done, and each run trained here as its summary
+/// line (an error writing it stops the sweep and is returned).
+struct Shown {
+    bar: ProgressBar,
+    error: Mutex<Option<anyhow::Error>>,
+}
+
+impl SweepObserver for Shown {
+    fn started(&self, runs: &[(String, u64)]) {
+        self.bar.set_length(runs.len() as u64);
+        self.bar.set_style(
+            ProgressStyle::with_template(
+                "[{elapsed_precise}] {bar:30} {pos}/{len} runs trained and evaluated",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+    }
+
+    fn trained(&self, summary: &RunSummary) -> ControlFlow<()> {
+        let printed = self.bar.suspend(|| -> Result<()> {
+            crate::emit(&format!("{}\n", serde_json::to_string(summary)?))?;
+            if summary.outcome == RunOutcome::Cap {
+                eprintln!("note: the run ended at the iteration cap without solving the mixed level");
+            }
+            Ok(())
+        });
+        match printed {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                if let Ok(mut slot) = self.error.lock() {
+                    slot.get_or_insert(e);
                 }
-            });
-        }
-    });
-    let errors = errors.into_inner().unwrap_or_default();
-    if !errors.is_empty() {
-        bail!("{} run(s) failed:\n{}", errors.len(), errors.join("\n"));
-    }
-    let mut lines = String::new();
-    for (task, seed) in &jobs {
-        let dir = run_dir(&s.out, task, *seed);
-        let line = SweepLine {
-            summary: read_json(&dir.join("summary.json"))?,
-            eval: read_json(&dir.join("eval.json"))?,
-            curve: Some(crate::plots::read_metrics(&dir)?.curve()),
-            dir: Some(dir),
-        };
-        lines.push_str(&serde_json::to_string(&line)?);
-        lines.push('\n');
-    }
-    let path = s.out.join("sweep.jsonl");
-    write_atomic(&path, lines.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    crate::emit(&format!("{} runs: {}\n", jobs.len(), s.out.join("sweep.jsonl").display()))?;
-    Ok(())
-}
-
-fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
-    out.join(format!("{task}-{seed}"))
-}
-
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text = limits::read_text(path, "run file", limits::MAX_STATE_BYTES)?;
-    serde_json::from_str(&text).with_context(|| format!("{} is damaged", path.display()))
-}
-
-/// Trains (or resumes, or skips) one run, then evaluates it at every test level.
-fn one(s: &Sweep, task: &str, seed: u64) -> Result<()> {
-    let dir = run_dir(&s.out, task, seed);
-    if !dir.join("summary.json").exists() {
-        if dir.join("checkpoint.json").exists() {
-            train::resume(&dir, true)?;
-        } else {
-            let run = train::NewRun {
-                task: find(task)?,
-                variant: s.variant,
-                seed,
-                out: dir.clone(),
-                config: s.config.clone(),
-            };
-            train::start(run, true)?;
+                ControlFlow::Break(())
+            }
         }
     }
-    let eval_path = dir.join("eval.json");
-    let mut eval: Evals = match eval_path.exists() {
-        true => read_json(&eval_path)?,
-        false => Evals::new(),
-    };
-    let t = find(task)?;
-    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), t, Some(s.variant))?;
-    for &level in &s.levels {
-        let key = level.to_string();
-        if eval.contains_key(&key) {
-            continue;
-        }
-        let report = t.evaluate(&model, level, s.samples, s.eval_seed)?;
-        eval.insert(key, report);
-        write_atomic(&eval_path, serde_json::to_string_pretty(&eval)?.as_bytes())
-            .with_context(|| format!("cannot write {}", eval_path.display()))?;
+
+    fn finished(&self, _: &SweepLine) -> ControlFlow<()> {
+        self.bar.inc(1);
+        ControlFlow::Continue(())
     }
-    Ok(())
 }

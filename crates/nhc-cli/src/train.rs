@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
-use nhc_train::{IterationLog, TrainConfig, Trainer, ValidConfig};
+use nhc_train::{Advance, MetricsLine, RunOutcome, TrainConfig, Trainer, ValidConfig};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -72,21 +72,15 @@ impl Observer for Bar {
         self.bar = Some(bar);
     }
 
-    fn iteration(&mut self, l: &IterationLog, streak: u64) -> ControlFlow<()> {
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
         let Some(bar) = &self.bar else { return ControlFlow::Continue(()) };
+        let l = &line.log;
         bar.set_position(l.learning_iterations);
         if let Some(c) = l.check {
-            let verdict = if c.passed() { "passed" } else { "failed: restart" };
-            bar.println(format!(
-                "generalization check at level {}: {}/{} solved, {verdict}",
-                c.level, c.solved, c.samples
-            ));
+            bar.println(c.to_string());
         }
-        if l.iteration.is_multiple_of(10) || l.solved_level.is_some() {
-            bar.set_message(format!(
-                "iteration {:>6}  level {:>2}  fitness {:.4}  perfect streak {:>4}  restarts {}",
-                l.iteration, l.level, l.fitness_raw, streak, l.restarts
-            ));
+        if l.iteration.is_multiple_of(10) || l.advance != Advance::Stay {
+            bar.set_message(l.status());
         }
         ControlFlow::Continue(())
     }
@@ -105,7 +99,7 @@ impl Bar {
         }
         let Outcome::Finished { summary, .. } = outcome else { return Ok(()) };
         crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
-        if !summary.finished {
+        if summary.outcome == RunOutcome::Cap {
             eprintln!("note: the run ended at the iteration cap without solving the mixed level");
         }
         Ok(())

@@ -40,6 +40,7 @@ fn eval_json_reports_counts() {
         "--json",
     ]);
     assert_eq!(v["task"], "reverse");
+    assert_eq!((v["domain"].as_str(), v["variant"].as_str()), (Some("binary"), Some("scripted")));
     assert_eq!(v["level"], 100);
     assert_eq!(v["samples"], 5);
     assert_eq!(v["solved"], 5);
@@ -308,7 +309,8 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
     assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
     let text = String::from_utf8(report.stdout)?;
     assert_eq!(std::fs::read_to_string(out.join("report.md"))?, text);
-    let finished = runs.iter().filter(|r| r["summary"]["finished"] == true).count();
+    let finished = runs.iter().filter(|r| r["summary"]["outcome"] == "solved").count();
+    assert!(runs.iter().all(|r| ["solved", "cap"].contains(&r["summary"]["outcome"].as_str().unwrap_or(""))));
     assert!(text.contains(&format!("| copy | 2 | {finished} | ")), "{text}");
     assert!(text.contains("| 814 (−319, +291) |"), "the paper's median beside ours: {text}");
     // Every summary lists its lineages, adding up to its learning iterations; the report counts

@@ -3,6 +3,7 @@
 //! - [`model`]: `nhc.load`, `nhc.scripted` and the `Model` class (run, evaluate, trace, plan,
 //!   search, save), with `nhc.tasks` and `nhc.sample`;
 //! - [`train`]: `nhc.train` and `nhc.resume`, the trainer of `nhc train` with a Python callback;
+//! - [`sweep`]: `nhc.sweep`, the sweep of `nhc sweep`;
 //! - [`user`]: the user's own data modules in Python (`Order` for sort, `World` for search and
 //!   plan), as tasks of the registry's algorithms;
 //! - [`convert`]: JSON values and trace rows as Python objects and NumPy columns;
@@ -11,6 +12,7 @@
 pub mod convert;
 pub mod errors;
 pub mod model;
+pub mod sweep;
 pub mod train;
 pub mod user;
 
@@ -29,5 +31,6 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::sample, m)?)?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add_function(wrap_pyfunction!(train::resume, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     Ok(())
 }

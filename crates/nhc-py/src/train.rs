@@ -9,10 +9,9 @@ use crate::model::Model;
 use nhc_model::Variant;
 use nhc_tasks::model::LearnedModel;
 use nhc_train::run_dir::{self, Observer, Outcome, RunDirError};
-use nhc_train::{IterationLog, TrainConfig, Trainer};
+use nhc_train::{MetricsLine, TrainConfig, Trainer};
 use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError};
 use pyo3::prelude::*;
-use serde_json::json;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -34,39 +33,19 @@ impl PyObserver {
         }
         Ok(PyObserver { callback: callback.map(|c| c.clone().unbind()), error: None })
     }
-
-    /// The record the callback receives.
-    fn record(log: &IterationLog, streak: u64) -> serde_json::Value {
-        json!({
-            "iteration": log.iteration,
-            "level": log.level,
-            "fitness": log.fitness_raw,
-            "best_offspring": log.best_offspring,
-            "perfect": log.perfect,
-            "max_fitness": log.max_fitness,
-            "perfect_streak": streak,
-            "updated": log.updated,
-            "learned": log.learned,
-            "learning_iterations": log.learning_iterations,
-            "failed": log.failed,
-            "solved_level": log.solved_level,
-            "restarted": log.restarted,
-            "restarts": log.restarts,
-            "steps": log.steps,
-        })
-    }
 }
 
 impl Observer for PyObserver {
-    fn iteration(&mut self, log: &IterationLog, streak: u64) -> ControlFlow<()> {
+    /// The callback gets the iteration's line of `metrics.jsonl` as a dict, the same keys.
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
         let result = Python::attach(|py| -> PyResult<()> {
             if let Some(cb) = &self.callback {
-                let record = to_py(py, &Self::record(log, streak))?;
+                let record = to_py(py, line)?;
                 cb.bind(py).call1((record,)).map_err(|e| {
                     with_note(
                         py,
                         e,
-                        &format!("raised in the callback of nhc.train at iteration {}", log.iteration),
+                        &format!("raised in the callback of nhc.train at iteration {}", line.log.iteration),
                     )
                 })?;
             }
@@ -84,7 +63,7 @@ impl Observer for PyObserver {
 
 /// A training config: None (the defaults, the paper's protocol), a dict of its fields, or the
 /// path of a TOML file as `nhc train --config` takes.
-fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
+pub(crate) fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
     let Some(c) = config.filter(|c| !c.is_none()) else { return Ok(TrainConfig::default()) };
     if let Ok(path) = c.extract::<PathBuf>() {
         if !path.exists() {
@@ -129,8 +108,9 @@ fn finish(py: Python<'_>, outcome: Outcome, observer: PyObserver, dir: &Path) ->
 /// or the path of a TOML file as `nhc train --config` takes.
 /// out: a run directory, as `nhc train --out` writes it (checkpoints, metrics.jsonl, model.json);
 /// an interrupted run resumes with `nhc.resume(out)` or `nhc train --resume out`.
-/// callback(record): called after every iteration with a dict (iteration, level, fitness,
-/// best_offspring, perfect_streak, restarts, learning_iterations, solved_level, …).
+/// callback(record): called after every iteration with a dict, the iteration's line of the run
+/// directory's metrics.jsonl (iteration, level, fitness_raw, update, advance, perfect_streak,
+/// restarts, learning_iterations, wall_seconds, …).
 /// variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
 /// Ctrl-C stops training between two iterations and raises KeyboardInterrupt (with `out`, after
 /// writing a checkpoint).
@@ -158,10 +138,12 @@ pub fn train(
         }
         None => {
             let mut trainer = trainer;
+            let start = std::time::Instant::now();
             let stopped = py.detach(|| -> Result<bool, nhc_train::TrainError> {
                 while !trainer.done() {
-                    let log = trainer.step()?;
-                    if observer.iteration(&log, trainer.state().curriculum.streak).is_break() {
+                    let line =
+                        MetricsLine { log: trainer.step()?, wall_seconds: start.elapsed().as_secs_f64() };
+                    if observer.iteration(&line).is_break() {
                         return Ok(true);
                     }
                 }

@@ -303,9 +303,8 @@ impl<T: Task> AnyTask for Entry<T> {
             Ok(pool) if fit < threads => pool.install(go),
             _ => go(),
         };
-        let variant = matches!(model, Model::Learned(_)).then(|| model.variant().to_string());
         let seconds = start.elapsed().as_secs_f64();
-        Ok(EvalReport::new((self.name(), self.domain()), variant, (level, seed), &results, seconds))
+        Ok(EvalReport::new((self.name(), self.domain()), model, (level, seed), &results, seconds))
     }
     fn check_input(&self, input: &Value) -> Result<(), TaskError> {
         self.parse(input, &self.0.algorithm().config, 0).map(|_| ())

@@ -3,6 +3,7 @@
 //! runs in parallel over samples with results independent of the number of threads (every sample
 //! has its own generator, see [`crate::sample_rng`]).
 
+use crate::model::Model;
 use crate::{SampleRng, Task, sample_rng};
 use nhc_model::{
     Agent, Architecture, Config, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit, WordNoise,
@@ -177,12 +178,11 @@ pub struct SampleResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalReport {
     pub task: String,
-    /// The data domain (absent in reports written before domains were named).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub domain: Option<String>,
-    /// The model variant (absent for the scripted solution and in older reports).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
+    /// The data domain.
+    pub domain: String,
+    /// The model: a learned model's variant (`nhc`, `nhc-anc`, `nhc-prev`, `dnc-is-ha`), or
+    /// `scripted` for the algorithm's hand-written solution ([`model_name`]).
+    pub variant: String,
     pub level: usize,
     pub seed: u64,
     pub samples: usize,
@@ -228,12 +228,20 @@ pub fn score_prepared<T: Task>(
     SampleResult { solved, steps: o.steps, fitness: o.fitness() }
 }
 
+/// What an evaluation report calls `model`: its variant if learned, else `scripted`.
+pub fn model_name(model: &Model) -> String {
+    match model {
+        Model::Scripted => "scripted".to_string(),
+        Model::Learned(m) => m.variant.to_string(),
+    }
+}
+
 impl EvalReport {
     /// The report of `results`, samples 0.. of `level` under `seed`, scored for `task` on
-    /// `domain` in `seconds`; `variant` is absent for the scripted solution.
+    /// `domain` in `seconds` by `model`.
     pub fn new(
         (task, domain): (&str, &str),
-        variant: Option<String>,
+        model: &Model,
         (level, seed): (usize, u64),
         results: &[SampleResult],
         seconds: f64,
@@ -241,8 +249,8 @@ impl EvalReport {
         let samples = results.len();
         EvalReport {
             task: task.to_string(),
-            domain: Some(domain.to_string()),
-            variant,
+            domain: domain.to_string(),
+            variant: model_name(model),
             level,
             seed,
             samples,

@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckLog {
     /// Lowest and highest level of the check's samples (spread evenly between them).
-    #[serde(default)]
     pub from: usize,
     pub level: usize,
     pub samples: usize,
@@ -25,6 +24,17 @@ pub struct CheckLog {
 impl CheckLog {
     pub fn passed(&self) -> bool {
         self.solved == self.samples
+    }
+}
+
+impl std::fmt::Display for CheckLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verdict = if self.passed() { "passed" } else { "failed: restart" };
+        write!(
+            f,
+            "generalization check at level {}: {}/{} solved, {verdict}",
+            self.level, self.solved, self.samples
+        )
     }
 }
 

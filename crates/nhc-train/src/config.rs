@@ -1,6 +1,7 @@
 //! Training hyperparameters (MODEL §6–§7), loadable from TOML.
 
 use crate::nes::{NesParams, Step};
+use crate::records::Update;
 use nhc_model::Links;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -300,14 +301,16 @@ impl TrainConfig {
         ]
     }
 
-    /// Whether an iteration updates θ, and whether that update is a learning iteration, given
-    /// that its batch was `perfect` (every sample solved) and at `max_fitness` (MODEL §6, §7).
-    pub fn update_rule(&self, perfect: bool, max_fitness: bool) -> (bool, bool) {
-        let updated = match self.no_update_at {
-            NoUpdateAt::MaxFitness => !max_fitness,
-            NoUpdateAt::Solved => !perfect,
-        };
-        (updated, updated && (!perfect || self.margin_update_is_learning))
+    /// What an iteration does with θ (MODEL §6, §7), given that its batch was `perfect` (every
+    /// sample solved) and at `max_fitness` (perfect, every scored operation at full margin).
+    pub fn update_rule(&self, perfect: bool, max_fitness: bool) -> Update {
+        match (perfect, max_fitness, self.no_update_at) {
+            (false, _, _) => Update::Mistake,
+            (true, true, _) => Update::SkipMaxFitness,
+            (true, false, NoUpdateAt::Solved) => Update::SkipSolved,
+            (true, false, NoUpdateAt::MaxFitness) if self.margin_update_is_learning => Update::Margin,
+            (true, false, NoUpdateAt::MaxFitness) => Update::MarginApart,
+        }
     }
 
     /// The config, checked: what a run takes.

@@ -88,9 +88,7 @@ pub struct Curriculum {
     /// Level L+1 solved.
     pub finished: bool,
     pub bad: BadMemories,
-    /// The lineages ended by a restart so far, in order; a restart keeps them (absent in older
-    /// checkpoints: empty).
-    #[serde(default)]
+    /// The lineages ended by a restart so far, in order; a restart keeps them.
     pub ended_lineages: Vec<Lineage>,
 }
 

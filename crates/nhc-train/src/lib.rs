@@ -10,10 +10,12 @@
 //! - [`scoring`]: θ and offspring on a prepared batch, in parallel.
 //! - [`noise`]: word noise on the control words while training (ours, off by default).
 //! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
-//! - [`records`]: what a run records, as types ([`IterationLog`], [`MetricsLine`],
-//!   [`RunSummary`], [`Lineage`]).
+//! - [`records`]: what a run records, as types ([`IterationLog`] with its [`Update`] and
+//!   [`Advance`], [`MetricsLine`], [`RunSummary`] with its [`RunOutcome`], [`Lineage`]).
 //! - [`run_dir`]: a run in a directory: metrics log, atomic checkpoints, resumption, the model
 //!   file and the summary, seen through an [`Observer`]; [`lock`]: one process per directory.
+//! - [`sweep`]: many runs (tasks × seeds), several at a time, each evaluated at the test levels,
+//!   one [`SweepLine`] per run in `sweep.jsonl`, seen through a [`SweepObserver`].
 
 pub mod check;
 pub mod config;
@@ -25,12 +27,16 @@ pub mod records;
 pub mod restart;
 pub mod run_dir;
 pub mod scoring;
+pub mod sweep;
 pub mod trainer;
 
 pub use check::{CheckLog, check_levels};
 pub use config::{ConfigError, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
-pub use records::{Ending, IterationLog, Lineage, MetricsLine, RunSummary, Summary};
+pub use records::{
+    Advance, Curve, Ending, IterationLog, Lineage, MetricsLine, RunOutcome, RunSummary, Summary, Update,
+};
 pub use run_dir::{Observer, Outcome, RunDirError};
+pub use sweep::{SweepError, SweepLine, SweepObserver, SweepSpec, sweep};
 pub use trainer::{TrainError, TrainState, Trainer};

@@ -1,7 +1,6 @@
 //! Fresh starts: the initial θ and restarts (MODEL §6–§7; paper: restart after 2 000 learning
 //! iterations on one level without solving it).
 
-use crate::check::CheckLog;
 use crate::config::TrainConfig;
 use crate::records::{Ending, Lineage};
 use crate::trainer::TrainState;
@@ -24,16 +23,11 @@ pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng)
     theta
 }
 
-/// Whether this iteration ends the current lineage, and how: a failed generalization check, or
-/// `restart_after` learning iterations on one level without solving it.
-pub fn due(s: &TrainState, check: Option<&CheckLog>) -> Option<Ending> {
-    if check.is_some_and(|c| !c.passed()) {
-        Some(Ending::Check)
-    } else if s.curriculum.should_restart(&s.config) {
-        Some(Ending::Restart)
-    } else {
-        None
-    }
+/// Whether the run is due to restart for lack of progress: `restart_after` learning iterations
+/// on one level without solving it (a failed generalization check restarts it too, the trainer
+/// decides that when it runs the check).
+pub fn due(s: &TrainState) -> bool {
+    s.curriculum.should_restart(&s.config)
 }
 
 /// Learning iterations of the current lineage: the run's, less those of the ended lineages.

@@ -8,7 +8,7 @@
 //! `model.json` and `summary.json` ([`RunSummary`]).
 
 use crate::lock::{LockError, lock};
-use crate::records::{IterationLog, MetricsLine, RunSummary};
+use crate::records::{Curve, MetricsLine, RunSummary};
 use crate::trainer::{TrainError, TrainState, Trainer};
 use nhc_io::limits::{LimitError, MAX_STATE_BYTES, read_text};
 use nhc_io::write_atomic;
@@ -53,6 +53,9 @@ pub enum RunDirError {
         path.display()
     )]
     MetricsLine { path: PathBuf, line: usize, checkpoint: u64, error: serde_json::Error },
+    /// A line of a finished run's `metrics.jsonl` does not read (1-based `line`).
+    #[error("{} line {line} is damaged", path.display())]
+    Metrics { path: PathBuf, line: usize, source: serde_json::Error },
     #[error("cannot create {}", path.display())]
     Create { path: PathBuf, source: std::io::Error },
     #[error("cannot open {}", path.display())]
@@ -81,11 +84,10 @@ pub trait Observer {
     fn started(&mut self, trainer: &Trainer) {
         let _ = trainer;
     }
-    /// After each iteration; `streak` = the curriculum's consecutive perfect iterations on the
-    /// current level (the count that solves it, MODEL §7; 0 right after a level is solved).
-    /// Returning `ControlFlow::Break(())` stops the run cleanly: a checkpoint is
-    /// written and the run returns [`Outcome::Stopped`].
-    fn iteration(&mut self, log: &IterationLog, streak: u64) -> ControlFlow<()>;
+    /// After each iteration, with its line of `metrics.jsonl` (already written). Returning
+    /// `ControlFlow::Break(())` stops the run cleanly: a checkpoint is written and the run
+    /// returns [`Outcome::Stopped`].
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()>;
 }
 
 /// An observer that watches nothing and never stops the run.
@@ -93,7 +95,7 @@ pub trait Observer {
 pub struct Silent;
 
 impl Observer for Silent {
-    fn iteration(&mut self, _: &IterationLog, _: u64) -> ControlFlow<()> {
+    fn iteration(&mut self, _: &MetricsLine) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 }
@@ -101,8 +103,8 @@ impl Observer for Silent {
 /// How a run ended.
 #[derive(Debug, Clone)]
 pub enum Outcome {
-    /// The curriculum was finished or the iteration cap reached: `model.json` and
-    /// `summary.json` are written.
+    /// The run is done (its summary says how it ended): `model.json` and `summary.json` are
+    /// written.
     Finished { summary: Box<RunSummary>, model: Box<LearnedModel> },
     /// The observer stopped the run after `iteration`; the checkpoint is there to resume from.
     Stopped { iteration: u64 },
@@ -128,7 +130,7 @@ pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDir
     let _lock = lock(dir)?;
     let cp = read_checkpoint(&path)?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
-    let task = nhc_tasks::registry::find_in(&cp.state.task, cp.state.domain.as_deref())?;
+    let task = nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?;
     let trainer =
         Trainer::from_state(task, cp.state).map_err(|source| RunDirError::Resume { path, source })?;
     drive(trainer, dir, cp.seconds, observer)
@@ -157,7 +159,7 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<(), RunDirError> {
     for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|source| RunDirError::Read { path: path.into(), source })?;
         match serde_json::from_str::<MetricsLine>(&line) {
-            Ok(m) if m.iteration <= upto => kept.push(line),
+            Ok(m) if m.log.iteration <= upto => kept.push(line),
             Ok(_) => break,
             Err(error) if (kept.len() as u64) < upto => {
                 return Err(RunDirError::MetricsLine {
@@ -229,29 +231,32 @@ fn drive(
     let mut last_save = Instant::now();
 
     observer.started(&trainer);
-    while !trainer.done() {
-        let l = trainer.step()?;
-        let streak = trainer.state().curriculum.streak;
-        let line = to_json(&MetricsLine::new(&l, elapsed(&start)), &metrics, false)?;
-        writeln!(log, "{line}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
-        if observer.iteration(&l, streak).is_break() {
-            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
-            return Ok(Outcome::Stopped { iteration: l.iteration });
+    let outcome = loop {
+        if let Some(outcome) = trainer.outcome() {
+            break outcome;
         }
-        if l.iteration.is_multiple_of(CHECKPOINT_EVERY)
+        let line = MetricsLine { log: trainer.step()?, wall_seconds: elapsed(&start) };
+        let text = to_json(&line, &metrics, false)?;
+        writeln!(log, "{text}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
+        let iteration = line.log.iteration;
+        if observer.iteration(&line).is_break() {
+            save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
+            return Ok(Outcome::Stopped { iteration });
+        }
+        if iteration.is_multiple_of(CHECKPOINT_EVERY)
             && last_save.elapsed().as_secs_f64() >= CHECKPOINT_SECONDS
         {
             save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
             last_save = Instant::now();
         }
-    }
+    };
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
 
     let s = trainer.summary();
     let state = trainer.state();
     let summary = RunSummary {
         task: task.name().to_string(),
-        domain: Some(task.domain().to_string()),
+        domain: task.domain().to_string(),
         variant: state.variant,
         config: Some(trainer.model().clone()),
         seed: state.seed,
@@ -262,11 +267,11 @@ fn drive(
         last_level_solved: s.last_level_solved,
         restarts: s.restarts,
         failed_checks: s.failed_checks,
-        finished: s.finished,
+        outcome,
         wall_seconds: elapsed(&start),
         steps: state.steps,
         steps_per_second: state.steps as f64 / elapsed(&start).max(1e-9),
-        lineages: trainer.lineages(),
+        lineages: Some(trainer.lineages()),
     };
     let meta = model_meta(&trainer);
     let model = LearnedModel { variant: state.variant, params: trainer.params()? };
@@ -276,8 +281,8 @@ fn drive(
     Ok(Outcome::Finished { summary: Box::new(summary), model: Box::new(model) })
 }
 
-/// The provenance a model file of `trainer`'s run carries: seed, iterations, whether the
-/// curriculum was finished, and the command that reproduces it.
+/// The provenance a model file of `trainer`'s run carries: seed, iterations, how the run ended
+/// (`outcome`, as in its summary), and the command that reproduces it.
 pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
     let (state, s) = (trainer.state(), trainer.summary());
     let variant = match state.variant {
@@ -286,7 +291,85 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
     };
     serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
-        "finished": s.finished,
+        "outcome": s.outcome,
         "command": format!("nhc train --task {}{variant} --seed {}", trainer.task().name(), state.seed),
     })
+}
+
+/// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
+/// learning iterations spent on each level (index 0 = level 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMetrics {
+    pub fitness: Vec<f64>,
+    pub learning_per_level: Vec<u64>,
+}
+
+impl RunMetrics {
+    /// The run's learning curve, thinned for a sweep line.
+    pub fn curve(&self) -> Curve {
+        Curve::thin(&self.fitness, &self.learning_per_level)
+    }
+}
+
+/// Reads the metrics.jsonl of the run in `dir`.
+pub fn read_metrics(dir: &Path) -> Result<RunMetrics, RunDirError> {
+    let path = dir.join("metrics.jsonl");
+    let text = read_text(&path, "metrics file", 4 * MAX_STATE_BYTES)?;
+    let mut m = RunMetrics { fitness: Vec::new(), learning_per_level: Vec::new() };
+    for (i, l) in text.lines().enumerate() {
+        let v: MetricsLine = serde_json::from_str(l).map_err(|source| RunDirError::Metrics {
+            path: path.clone(),
+            line: i + 1,
+            source,
+        })?;
+        let level = v.log.level;
+        m.fitness.push(v.log.fitness_raw);
+        if m.learning_per_level.len() < level {
+            m.learning_per_level.resize(level, 0);
+        }
+        if v.log.update.learned() && level > 0 {
+            m.learning_per_level[level - 1] += 1;
+        }
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A metrics line of `level` that learned or not, the other fields as a run writes them.
+    fn line(iteration: u64, level: usize, learned: bool) -> String {
+        let update = if learned { crate::Update::Mistake } else { crate::Update::SkipMaxFitness };
+        let log = crate::IterationLog {
+            iteration,
+            level,
+            fitness_raw: 0.5,
+            update,
+            failed: usize::from(learned),
+            best_offspring: None,
+            offspring_raw: Vec::new(),
+            offspring_shaped: Vec::new(),
+            advance: crate::Advance::Stay,
+            check: None,
+            perfect_streak: 0,
+            restarts: 0,
+            learning_iterations: 0,
+            steps: 0,
+        };
+        serde_json::to_string(&MetricsLine { log, wall_seconds: 0.0 }).unwrap_or_default()
+    }
+
+    /// Learning iterations are counted on the level of their batch.
+    #[test]
+    fn learning_is_counted_per_level() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let lines =
+            [line(1, 1, true), line(2, 1, true), line(3, 1, false), line(4, 3, true), line(5, 11, false)];
+        std::fs::write(dir.path().join("metrics.jsonl"), lines.join("\n"))?;
+        let m = read_metrics(dir.path())?;
+        assert_eq!(m.learning_per_level, vec![2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(m.fitness.len(), 5);
+        Ok(())
+    }
 }

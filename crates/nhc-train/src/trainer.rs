@@ -6,7 +6,7 @@ use crate::check::{CheckLog, generalization_check};
 use crate::config::{ConfigError, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
-use crate::records::{Ending, IterationLog, Lineage, Summary};
+use crate::records::{Advance, Ending, IterationLog, Lineage, RunOutcome, Summary, Update};
 use crate::restart::{self, initial_theta};
 use crate::scoring::{score_all, score_offspring};
 use nhc_model::{Config, Params, ParamsError, Variant};
@@ -21,9 +21,8 @@ use thiserror::Error;
 struct BatchScore {
     fitness_raw: f64,
     steps: u64,
+    /// Samples not solved.
     failed: usize,
-    /// Every sample solved.
-    perfect: bool,
     /// Every sample solved with every scored operation at full margin.
     max_fitness: bool,
 }
@@ -54,11 +53,9 @@ pub enum TrainError {
 pub struct TrainState {
     /// Task name (its algorithm's).
     pub task: String,
-    /// The domain trained on (absent in older checkpoints: the task's training domain).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub domain: Option<String>,
-    /// The model variant (absent in older checkpoints: the full NHC).
-    #[serde(default)]
+    /// The domain trained on.
+    pub domain: String,
+    /// The model variant.
     pub variant: Variant,
     pub config: ValidConfig,
     /// The seed the run started from (provenance only; `rng` carries the state).
@@ -77,13 +74,10 @@ pub struct TrainState {
     pub last_level_learned: usize,
     /// Updates on batches whose samples were all solved that did not count as learning
     /// (`margin_update_is_learning = false`; MODEL §7).
-    #[serde(default)]
     pub margin_updates: u64,
     /// Lineages that solved the mixed level but failed the generalization check.
-    #[serde(default)]
     pub failed_checks: u64,
     /// Model steps run so far (θ, offspring, checks included).
-    #[serde(default)]
     pub steps: u64,
 }
 
@@ -117,7 +111,7 @@ impl Trainer {
         let theta = initial_theta(&model, &config, &mut rng);
         let state = TrainState {
             task: task.name().to_string(),
-            domain: Some(task.domain().to_string()),
+            domain: task.domain().to_string(),
             variant,
             curriculum: Curriculum::new(&config),
             config,
@@ -180,9 +174,22 @@ impl Trainer {
         Params::new(self.model.clone(), self.state.nes.theta.clone())
     }
 
+    /// How the run ended: the mixed level solved, or the budget of learning iterations spent;
+    /// `None` while neither.
+    pub fn outcome(&self) -> Option<RunOutcome> {
+        let s = &self.state;
+        if s.curriculum.finished {
+            Some(RunOutcome::Solved)
+        } else if s.learning_iterations >= s.config.max_iterations {
+            Some(RunOutcome::Cap)
+        } else {
+            None
+        }
+    }
+
     /// Level L+1 solved or the iteration budget spent.
     pub fn done(&self) -> bool {
-        self.state.curriculum.finished || self.state.learning_iterations >= self.state.config.max_iterations
+        self.outcome().is_some()
     }
 
     pub fn summary(&self) -> Summary {
@@ -195,28 +202,27 @@ impl Trainer {
             last_level_solved: s.curriculum.last_solved,
             restarts: s.restarts,
             failed_checks: s.failed_checks,
-            finished: s.curriculum.finished,
             level: s.curriculum.level,
+            outcome: self.outcome(),
         }
     }
 
     /// The run's lineages, in order: those ended by a restart and, once the run is done, the
     /// last one (finished, or cut by the cap), unless a restart at the cap left it empty. Their
-    /// learning iterations add up to the run's. `None` for a run resumed from a checkpoint
-    /// written, after a restart, before lineages were recorded.
-    pub fn lineages(&self) -> Option<Vec<Lineage>> {
+    /// learning iterations add up to the run's.
+    pub fn lineages(&self) -> Vec<Lineage> {
         let s = &self.state;
         let mut all = s.curriculum.ended_lineages.clone();
-        if all.len() as u64 != s.restarts {
-            return None;
-        }
         let learning_iterations = restart::current_learning(s);
-        let finished = s.curriculum.finished;
-        if self.done() && (finished || learning_iterations > 0 || all.is_empty()) {
-            let ending = if finished { Ending::Finished } else { Ending::Cap };
+        let ending = match self.outcome() {
+            Some(RunOutcome::Solved) => Some(Ending::Finished),
+            Some(RunOutcome::Cap) if learning_iterations > 0 || all.is_empty() => Some(Ending::Cap),
+            Some(RunOutcome::Cap) | None => None,
+        };
+        if let Some(ending) = ending {
             all.push(Lineage { learning_iterations, level: s.curriculum.level, ending });
         }
-        Some(all)
+        all
     }
 
     /// One iteration (MODEL §6–§7): build the batch (each sample prepared once), score θ, and
@@ -234,21 +240,22 @@ impl Trainer {
             .then_some((self.state.config.word_noise as f32, seeds.as_slice()));
 
         let scored = self.score(&keys, batch.as_ref(), noise);
-        let (updated, learned) = self.state.config.update_rule(scored.perfect, scored.max_fitness);
+        let update = self.state.config.update_rule(scored.failed == 0, scored.max_fitness);
         let mut steps = scored.steps;
-        let offspring = if updated {
-            let (offspring, offspring_steps) = self.update(batch.as_ref(), noise, learned, level)?;
+        let (offspring_raw, offspring_shaped) = if update.updated() {
+            let (offspring, offspring_steps) = self.update(batch.as_ref(), noise, update.learned(), level)?;
             steps += offspring_steps;
-            Some(offspring)
+            offspring.into_iter().unzip()
         } else {
-            None
+            (Vec::new(), Vec::new())
         };
         self.state.iteration += 1;
-        let (solved_level, check, check_steps) = self.advance(scored.perfect, learned, level);
+        let (advance, check, check_steps) = self.advance(update);
         steps += check_steps;
-        let ending = restart::due(&self.state, check.as_ref());
-        if let Some(ending) = ending {
-            restart::restart(&mut self.state, &self.model, ending);
+        match advance {
+            Advance::Restart => restart::restart(&mut self.state, &self.model, Ending::Restart),
+            Advance::FailedCheck => restart::restart(&mut self.state, &self.model, Ending::Check),
+            Advance::Stay | Advance::NextLevel | Advance::Finished => {}
         }
         let s = &mut self.state;
         s.steps += steps;
@@ -256,19 +263,17 @@ impl Trainer {
             iteration: s.iteration,
             level,
             fitness_raw: scored.fitness_raw,
-            best_offspring: offspring.as_ref().and_then(|o| o.iter().map(|x| x.0).reduce(f64::max)),
-            offspring,
-            steps,
-            perfect: scored.perfect,
-            max_fitness: scored.max_fitness,
-            updated,
-            learned,
+            update,
             failed: scored.failed,
-            solved_level,
+            best_offspring: offspring_raw.iter().copied().reduce(f64::max),
+            offspring_raw,
+            offspring_shaped,
+            advance,
             check,
-            restarted: ending.is_some(),
+            perfect_streak: s.curriculum.streak,
             restarts: s.restarts,
             learning_iterations: s.learning_iterations,
+            steps,
         })
     }
 
@@ -287,14 +292,12 @@ impl Trainer {
                 self.state.curriculum.bad.push(*key);
             }
         }
-        let perfect = failed == 0;
         BatchScore {
             fitness_raw: results.iter().map(|r| r.fitness).sum::<f64>() / keys.len() as f64,
             steps: results.iter().map(|r| r.steps).sum(),
             failed,
-            perfect,
             // Fitness 1 exactly: every scored step adds 1 + 1 · margin with the margin clipped to 1.
-            max_fitness: perfect && results.iter().all(|r| r.fitness >= 1.0),
+            max_fitness: failed == 0 && results.iter().all(|r| r.fitness >= 1.0),
         }
     }
 
@@ -329,28 +332,27 @@ impl Trainer {
         Ok((fitness.into_iter().zip(shaped).collect(), steps))
     }
 
-    /// Moves the curriculum on (MODEL §7): the level solved by this iteration, if any, and the
+    /// Moves the curriculum on (MODEL §7): what the iteration did to it and to the lineage
+    /// (a restart is due when it ends the lineage otherwise than finished), and the
     /// generalization check when the mixed level was solved and a check is configured, with the
     /// steps it ran.
-    fn advance(
-        &mut self,
-        perfect: bool,
-        learned: bool,
-        level: usize,
-    ) -> (Option<usize>, Option<CheckLog>, u64) {
+    fn advance(&mut self, update: Update) -> (Advance, Option<CheckLog>, u64) {
         let s = &mut self.state;
-        match s.curriculum.record(&s.config, perfect, learned) {
-            Progress::Solved(l) => (Some(l), None, 0),
+        match s.curriculum.record(&s.config, update.perfect(), update.learned()) {
+            Progress::Solved(_) => (Advance::NextLevel, None, 0),
             Progress::Finished if s.config.check_level > 0 => {
                 let (log, steps) = generalization_check(self.task, &self.model, s);
-                if !log.passed() {
+                if log.passed() {
+                    (Advance::Finished, Some(log), steps)
+                } else {
                     s.curriculum.finished = false;
                     s.failed_checks += 1;
+                    (Advance::FailedCheck, Some(log), steps)
                 }
-                (Some(level), Some(log), steps)
             }
-            Progress::Finished => (Some(level), None, 0),
-            Progress::Continue => (None, None, 0),
+            Progress::Finished => (Advance::Finished, None, 0),
+            Progress::Continue if restart::due(s) => (Advance::Restart, None, 0),
+            Progress::Continue => (Advance::Stay, None, 0),
         }
     }
 

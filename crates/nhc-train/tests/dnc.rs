@@ -6,7 +6,7 @@ use nhc_model::{Arch, Variant};
 use nhc_tasks::any_task::TraceSource;
 use nhc_tasks::model::{LearnedModel, ModelFile};
 use nhc_tasks::{Model, find};
-use nhc_train::{TrainConfig, TrainError, Trainer};
+use nhc_train::{RunOutcome, TrainConfig, TrainError, Trainer};
 
 #[test]
 fn dnc_is_ha_trains_saves_loads_and_runs() -> Result<(), Box<dyn std::error::Error>> {
@@ -17,7 +17,7 @@ fn dnc_is_ha_trains_saves_loads_and_runs() -> Result<(), Box<dyn std::error::Err
         t.step()?;
     }
     let s = t.summary();
-    assert!(s.finished, "{s:?}");
+    assert_eq!(s.outcome, Some(RunOutcome::Solved), "{s:?}");
 
     let dir = std::env::temp_dir().join(format!("nhc-dnc-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;

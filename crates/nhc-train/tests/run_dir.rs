@@ -3,7 +3,7 @@
 
 use nhc_model::Variant;
 use nhc_train::run_dir::{self, Outcome, Silent};
-use nhc_train::{IterationLog, MetricsLine, Observer, RunDirError, RunSummary, TrainConfig, Trainer};
+use nhc_train::{MetricsLine, Observer, RunDirError, RunSummary, TrainConfig, Trainer};
 use std::ops::ControlFlow;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -28,9 +28,9 @@ impl Observer for StopAfter {
     fn started(&mut self, _: &Trainer) {
         self.started += 1;
     }
-    fn iteration(&mut self, log: &IterationLog, _: u64) -> ControlFlow<()> {
-        self.seen.push(log.iteration);
-        if log.iteration >= self.after { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
+        self.seen.push(line.log.iteration);
+        if line.log.iteration >= self.after { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 }
 
@@ -54,7 +54,8 @@ fn a_stopped_run_resumes_to_the_uninterrupted_theta() -> TestResult {
     assert_eq!(bits(model.params.theta()), bits(straight.theta()));
     assert_eq!(model.variant, Variant::Nhc);
     assert_eq!((summary.iterations, summary.learning_iterations), (s.iterations, s.learning_iterations));
-    assert_eq!(summary.lineages, straight.lineages());
+    assert_eq!(summary.outcome, s.outcome.ok_or("the run is done")?);
+    assert_eq!(summary.lineages.as_ref(), Some(&straight.lineages()));
     let lineages = summary.lineages.as_deref().ok_or("the summary lists the lineages")?;
     assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
     let cp = run_dir::load_checkpoint(&dir)?;
@@ -70,7 +71,7 @@ fn a_stopped_run_resumes_to_the_uninterrupted_theta() -> TestResult {
     let metrics = std::fs::read_to_string(dir.join("metrics.jsonl"))?;
     let iterations = metrics
         .lines()
-        .map(|l| serde_json::from_str::<MetricsLine>(l).map(|m| m.iteration))
+        .map(|l| serde_json::from_str::<MetricsLine>(l).map(|m| m.log.iteration))
         .collect::<Result<Vec<u64>, _>>()?;
     assert_eq!(iterations, (1..=s.iterations).collect::<Vec<u64>>());
     Ok(())

@@ -4,7 +4,10 @@
 
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
-use nhc_train::{Ending, IterationLog, Lineage, TrainConfig, TrainState, Trainer, check_levels};
+use nhc_train::{
+    Advance, Ending, IterationLog, Lineage, RunOutcome, TrainConfig, TrainState, Trainer, Update,
+    check_levels,
+};
 
 fn copy() -> &'static dyn AnyTask {
     nhc_tasks::find("copy").unwrap()
@@ -35,11 +38,13 @@ fn bits(theta: &[f32]) -> Vec<u32> {
 fn copy_learns_all_levels_from_scratch() {
     let (t, logs) = run(TrainConfig::default(), 2, 20_000);
     let s = t.summary();
-    assert!(s.finished, "{s:?}");
+    assert_eq!(s.outcome, Some(RunOutcome::Solved), "{s:?}");
     assert_eq!(s.last_level_solved, 11);
     assert!(logs.iter().all(|l| l.check.is_none()), "no generalization check by default");
     assert!(s.learning_iterations < 3000, "{s:?}");
-    let lineages = t.lineages().unwrap();
+    assert_eq!(logs.last().map(|l| l.advance), Some(Advance::Finished));
+    assert_consistent(&logs);
+    let lineages = t.lineages();
     assert_eq!(lineages.len() as u64, s.restarts + 1);
     assert_eq!(lineages.last().map(|l| (l.ending, l.level)), Some((Ending::Finished, 11)));
     assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
@@ -51,24 +56,53 @@ fn copy_learns_all_levels_from_scratch() {
 #[test]
 fn updates_stop_only_at_maximum_fitness() {
     use nhc_train::config::NoUpdateAt;
+    let only = |logs: &[IterationLog], allowed: &[Update]| logs.iter().all(|l| allowed.contains(&l.update));
+    let count = |logs: &[IterationLog], u: Update| logs.iter().filter(|l| l.update == u).count() as u64;
     let (t, logs) = run(quick(), 2, 400);
-    assert!(logs.iter().all(|l| l.updated != l.max_fitness && l.learned == l.updated));
-    assert!(logs.iter().any(|l| l.perfect && l.updated), "a margin-only update must occur");
-    assert!(logs.iter().all(|l| !l.max_fitness || (l.perfect && l.fitness_raw == 1.0)));
+    assert!(only(&logs, &[Update::Mistake, Update::Margin, Update::SkipMaxFitness]));
+    assert!(count(&logs, Update::Margin) > 0, "a margin-only update must occur");
+    assert!(logs.iter().all(|l| !l.update.max_fitness() || l.fitness_raw == 1.0));
     assert_eq!(t.summary().margin_updates, 0);
+    assert_consistent(&logs);
 
     let solved = TrainConfig { no_update_at: NoUpdateAt::Solved, ..quick() };
     let (_, logs) = run(solved, 2, 400);
-    assert!(logs.iter().all(|l| l.updated != l.perfect));
+    assert!(only(&logs, &[Update::Mistake, Update::SkipSolved, Update::SkipMaxFitness]));
+    assert!(count(&logs, Update::SkipSolved) > 0);
+    assert_consistent(&logs);
 
     let apart = TrainConfig { margin_update_is_learning: false, ..quick() };
     let (t, logs) = run(apart, 2, 400);
-    let margin_only = logs.iter().filter(|l| l.perfect && l.updated).count() as u64;
+    assert!(only(&logs, &[Update::Mistake, Update::MarginApart, Update::SkipMaxFitness]));
+    let margin_only = count(&logs, Update::MarginApart);
     assert!(margin_only > 0);
-    assert!(logs.iter().all(|l| l.learned == (l.updated && !l.perfect)));
     let s = t.summary();
     assert_eq!(s.margin_updates, margin_only);
-    assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.learned).count() as u64);
+    assert_eq!(s.learning_iterations, count(&logs, Update::Mistake));
+    assert_consistent(&logs);
+}
+
+/// What the two enums of an iteration record allow together, and what the counters say: the
+/// combinations the trainer produces, and no other.
+fn assert_consistent(logs: &[IterationLog]) {
+    let mut learning = 0;
+    for l in logs {
+        let u = l.update;
+        learning += u64::from(u.learned());
+        assert_eq!(l.learning_iterations, learning, "iteration {}", l.iteration);
+        assert_eq!(l.failed > 0, u == Update::Mistake, "{l:?}");
+        assert_eq!(!l.offspring_raw.is_empty(), u.updated(), "{l:?}");
+        assert_eq!(l.offspring_shaped.len(), l.offspring_raw.len(), "{l:?}");
+        assert_eq!(l.best_offspring.is_some(), u.updated(), "{l:?}");
+        assert!(!l.advance.solved() || u.perfect(), "{l:?}");
+        assert!(l.advance != Advance::Restart || u.learned(), "{l:?}");
+        let checked = matches!(l.advance, Advance::Finished | Advance::FailedCheck) && l.check.is_some();
+        assert!(l.check.is_none() || checked, "{l:?}");
+        assert_eq!(l.check.is_some_and(|c| !c.passed()), l.advance == Advance::FailedCheck, "{l:?}");
+        if l.advance.restarted() || l.advance == Advance::NextLevel {
+            assert_eq!(l.perfect_streak, 0, "{l:?}");
+        }
+    }
 }
 
 #[test]
@@ -82,7 +116,7 @@ fn one_and_two_threads_are_bit_identical() -> Result<(), Box<dyn std::error::Err
     };
     let (a, la) = go(1)?;
     let (b, lb) = go(2)?;
-    assert!(la.iter().filter(|l| l.updated).count() > 10, "the test must exercise updates");
+    assert!(la.iter().filter(|l| l.update.updated()).count() > 10, "the test must exercise updates");
     assert_eq!(bits(&a.nes.theta), bits(&b.nes.theta));
     assert_eq!(serde_json::to_string(&a)?, serde_json::to_string(&b)?);
     assert_eq!(la, lb);
@@ -109,30 +143,31 @@ fn restart_draws_fresh_theta_and_keeps_counting() {
     let (t, logs) = run(config, 1, 80);
     let mut since = 0;
     for l in &logs {
-        since += u64::from(l.learned);
-        assert_eq!(l.restarted, since == 5, "iteration {}", l.iteration);
-        if l.restarted || l.solved_level.is_some() {
+        since += u64::from(l.update.learned());
+        assert_eq!(l.advance == Advance::Restart, since == 5, "iteration {}", l.iteration);
+        if l.advance.restarted() || l.advance.solved() {
             since = 0;
         }
     }
+    assert_consistent(&logs);
     let s = t.summary();
-    let restarts = logs.iter().filter(|l| l.restarted).count() as u64;
+    let restarts = logs.iter().filter(|l| l.advance.restarted()).count() as u64;
     assert!(restarts >= 2, "{restarts} restarts");
     assert_eq!((s.iterations, s.restarts), (80, restarts));
-    assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.learned).count() as u64);
+    assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.update.learned()).count() as u64);
 }
 
 /// Every lineage is recorded: the restarts (here after 5 learning iterations on a level), then
-/// the one the cap cut; their learning iterations add up to the run's, a resumed run records the
-/// same ones, and a checkpoint without the record reads (its lineages are unknown after a
-/// restart).
+/// the one the cap cut; their learning iterations add up to the run's, and a resumed run records
+/// the same ones.
 #[test]
 fn lineages_add_up_to_the_runs_learning_iterations() -> Result<(), Box<dyn std::error::Error>> {
     let config = TrainConfig { restart_after: 5, max_iterations: 42, ..quick() };
     let (t, logs) = run(config.clone(), 1, u64::MAX);
     assert!(t.done());
     let s = t.summary();
-    let lineages = t.lineages().ok_or("a fresh run records its lineages")?;
+    assert_eq!(s.outcome, Some(RunOutcome::Cap));
+    let lineages = t.lineages();
     assert_eq!(lineages.iter().map(|l| l.learning_iterations).sum::<u64>(), s.learning_iterations);
     assert!(s.restarts >= 2, "{s:?}");
     // From the logs: a lineage per restart, at the level of the iteration that restarted it,
@@ -140,41 +175,30 @@ fn lineages_add_up_to_the_runs_learning_iterations() -> Result<(), Box<dyn std::
     let mut want = Vec::new();
     let mut learned = 0;
     for l in &logs {
-        learned += u64::from(l.learned);
-        if l.restarted {
-            want.push(Lineage { learning_iterations: learned, level: l.level, ending: Ending::Restart });
+        learned += u64::from(l.update.learned());
+        if let Some(ending) = l.advance.ending() {
+            want.push(Lineage { learning_iterations: learned, level: l.level, ending });
             learned = 0;
         }
     }
     let last = logs.last().ok_or("no iteration")?;
     want.push(Lineage { learning_iterations: learned, level: last.level, ending: Ending::Cap });
-    assert!(learned > 0 && !last.restarted);
+    assert!(learned > 0 && !last.advance.restarted());
     assert_eq!(lineages, want);
     assert_eq!(lineages.len() as u64, s.restarts + 1);
 
     // A restart exactly at the cap leaves no empty lineage behind.
-    let at_cap = logs.iter().rfind(|l| l.restarted).ok_or("no restart")?.learning_iterations;
+    let at_cap = logs.iter().rfind(|l| l.advance.restarted()).ok_or("no restart")?.learning_iterations;
     let (t, _) = run(TrainConfig { max_iterations: at_cap, ..config.clone() }, 1, u64::MAX);
-    assert_eq!(t.lineages().as_deref(), Some(&want[..want.len() - 1]));
+    assert_eq!(t.lineages(), want[..want.len() - 1]);
 
     // Resumed after the first restart: the same lineages.
-    let first = logs.iter().find(|l| l.restarted).ok_or("no restart")?.iteration;
+    let first = logs.iter().find(|l| l.advance.restarted()).ok_or("no restart")?.iteration;
     let (half, _) = run(config.clone(), 1, first + 1);
     let state: TrainState = serde_json::from_str(&serde_json::to_string(half.state())?)?;
     let mut resumed = Trainer::from_state(copy(), state)?;
     resumed.run(|_| {})?;
-    assert_eq!(resumed.lineages(), Some(lineages));
-
-    // A checkpoint written before lineages were recorded: derived while no restart happened,
-    // unknown after one.
-    for (at, known) in [(3, true), (first + 1, false)] {
-        let (t, _) = run(config.clone(), 1, at);
-        let mut json = serde_json::to_value(t.state())?;
-        json["curriculum"].as_object_mut().ok_or("no curriculum")?.remove("ended_lineages");
-        let mut old = Trainer::from_state(copy(), serde_json::from_value(json)?)?;
-        old.run(|_| {})?;
-        assert_eq!(old.lineages().is_some(), known, "resumed at iteration {at}");
-    }
+    assert_eq!(resumed.lineages(), lineages);
     Ok(())
 }
 
@@ -194,9 +218,10 @@ fn failed_generalization_check_restarts_the_lineage() {
     let failed: Vec<&IterationLog> = logs.iter().filter(|l| l.check.is_some_and(|c| !c.passed())).collect();
     assert!(!failed.is_empty(), "no check failed in {} iterations", logs.len());
     for l in &failed {
-        assert!(l.restarted);
+        assert_eq!(l.advance, Advance::FailedCheck);
         assert_eq!(l.check.map(|c| (c.level, c.samples)), Some((30, 20)));
     }
+    assert_consistent(&logs);
     let s = t.summary();
     assert_eq!(s.failed_checks, failed.len() as u64);
     assert!(s.restarts >= s.failed_checks);
@@ -249,7 +274,7 @@ fn variants_train_with_their_own_configs() {
         assert_eq!(m, copy().algorithm().model(variant));
         assert_eq!(t.theta().len(), nhc_model::theta_len(&m));
         let logs: Vec<IterationLog> = (0..20).map(|_| t.step().unwrap()).collect();
-        assert!(logs.iter().any(|l| l.updated), "{variant}: θ must be updated");
+        assert!(logs.iter().any(|l| l.update.updated()), "{variant}: θ must be updated");
         let json = serde_json::to_string(t.state()).unwrap();
         let back = Trainer::from_state(copy(), serde_json::from_str(&json).unwrap()).unwrap();
         assert_eq!(back.state().variant, variant);

@@ -1,0 +1,367 @@
+//! Sweeps: every run of some tasks (seeds 1..=runs) trained, several at a time, then evaluated
+//! at the test levels (MODEL §8). Resumable: a run with `summary.json` is not trained again, one
+//! with only a checkpoint resumes, a level already in its `eval.json` is not evaluated again; so
+//! an interrupted sweep is continued by running it again.
+//!
+//! Layout: `DIR/TASK-SEED/` is a run directory ([`crate::run_dir`]) plus `eval.json`;
+//! `DIR/sweep.jsonl` holds one [`SweepLine`] per run, in the order of the tasks, then the seeds.
+//! Each run trains on a rayon pool of one thread (runs are many and batches short, so separate
+//! runs use the cores better); results do not depend on the number of jobs.
+
+use crate::config::ValidConfig;
+use crate::lock::{LockError, lock};
+use crate::records::{Curve, MetricsLine, RunSummary};
+use crate::run_dir::{self, Observer, Outcome, RunDirError};
+use crate::trainer::{TrainError, Trainer};
+use nhc_io::limits::{self, LimitError};
+use nhc_io::write_atomic;
+use nhc_model::Variant;
+use nhc_tasks::{EvalReport, Model, ModelError, TaskError, find};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// Most runs per task of one sweep.
+pub const MAX_RUNS: u64 = 10_000;
+/// Most runs trained at the same time.
+pub const MAX_JOBS: u64 = 1_024;
+/// The seed of the evaluation samples, unless told otherwise: no training seed draws them.
+pub const EVAL_SEED: u64 = 1000;
+/// The test levels, unless told otherwise: the last training level, then the paper's (MODEL §8).
+pub const LEVELS: [usize; 4] = [10, 100, 500, 1000];
+
+/// What to sweep.
+#[derive(Debug, Clone)]
+pub struct SweepSpec {
+    /// Task names, or `all` among them for every task.
+    pub tasks: Vec<String>,
+    pub variant: Variant,
+    /// Seeds 1..=runs per task.
+    pub runs: u64,
+    /// The sweep directory.
+    pub out: PathBuf,
+    /// Runs trained at the same time, each on one thread.
+    pub jobs: usize,
+    /// Test levels.
+    pub levels: Vec<usize>,
+    /// Samples per test level.
+    pub samples: usize,
+    /// Seed of the evaluation samples ([`EVAL_SEED`] unless told otherwise).
+    pub eval_seed: u64,
+    pub config: ValidConfig,
+}
+
+/// One line of `sweep.jsonl`: a run, its summary and its evaluations by level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepLine {
+    /// The run directory.
+    pub dir: PathBuf,
+    pub summary: RunSummary,
+    /// Evaluation by test level (as a string: JSON keys).
+    pub eval: BTreeMap<String, EvalReport>,
+    /// What the run's figures need. Every sweep writes it; `null` only in committed sweeps whose
+    /// runs predate the record (it was never recorded).
+    pub curve: Option<Curve>,
+}
+
+/// A sweep that cannot start, or runs that failed.
+#[derive(Debug, Error)]
+pub enum SweepError {
+    #[error("the number of runs must be at least 1")]
+    NoRuns,
+    #[error("the number of samples must be at least 1")]
+    NoSamples,
+    #[error("give at least one test level")]
+    NoLevels,
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    #[error(transparent)]
+    Task(#[from] TaskError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("thread pool: {0}")]
+    Pool(#[from] rayon::ThreadPoolBuildError),
+    /// Some runs failed; the others are done.
+    #[error("{} run(s) failed:\n{}", .0.len(), .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Runs(Vec<RunFailure>),
+    /// The observer stopped the sweep; running it again continues it.
+    #[error("the sweep was stopped; running it again continues it")]
+    Stopped,
+    #[error("cannot write {}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}", path.display())]
+    Serialize { path: PathBuf, source: serde_json::Error },
+}
+
+/// A run of the sweep that failed.
+#[derive(Debug)]
+pub struct RunFailure {
+    pub task: String,
+    pub seed: u64,
+    pub error: RunError,
+}
+
+impl std::fmt::Display for RunFailure {
+    /// `TASK seed SEED: ` and the error with its causes, each after a colon.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} seed {}: {}", self.task, self.seed, self.error)?;
+        let mut cause = std::error::Error::source(&self.error);
+        while let Some(c) = cause {
+            write!(f, ": {c}")?;
+            cause = c.source();
+        }
+        Ok(())
+    }
+}
+
+/// Why one run failed.
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error(transparent)]
+    Task(#[from] TaskError),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    #[error("{} is damaged", path.display())]
+    Damaged { path: PathBuf, source: serde_json::Error },
+    #[error("cannot write {}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}", path.display())]
+    Serialize { path: PathBuf, source: serde_json::Error },
+    /// The observer stopped the sweep while this run trained or before it evaluated.
+    #[error("stopped")]
+    Stopped,
+}
+
+/// What a front end sees of a sweep. Its methods are called from the worker threads, so it is
+/// `Sync`; any of them may stop the sweep (every run then stops after a checkpoint).
+pub trait SweepObserver: Sync {
+    /// Once, before the first run: the runs, in the order of `sweep.jsonl`.
+    fn started(&self, runs: &[(String, u64)]) {
+        let _ = runs;
+    }
+    /// After each iteration of a run that trains (not of one trained before).
+    fn iteration(&self, task: &str, seed: u64, line: &MetricsLine) -> ControlFlow<()> {
+        let _ = (task, seed, line);
+        ControlFlow::Continue(())
+    }
+    /// A run trained to its end in this sweep (not one trained before): its summary.
+    fn trained(&self, summary: &RunSummary) -> ControlFlow<()> {
+        let _ = summary;
+        ControlFlow::Continue(())
+    }
+    /// A run is trained and evaluated at every level: its line of `sweep.jsonl`.
+    fn finished(&self, line: &SweepLine) -> ControlFlow<()> {
+        let _ = line;
+        ControlFlow::Continue(())
+    }
+}
+
+/// An observer that watches nothing and never stops the sweep.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Quiet;
+
+impl SweepObserver for Quiet {}
+
+/// The run directory of `task`'s run `seed` in the sweep directory `out`.
+pub fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
+    out.join(format!("{task}-{seed}"))
+}
+
+/// Runs the sweep `spec` (training what is not trained, evaluating what is not evaluated), writes
+/// `DIR/sweep.jsonl` and returns its lines. Everything is checked before the first run trains.
+/// While it runs, the memory limit is shared among the jobs.
+pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<SweepLine>, SweepError> {
+    if spec.runs == 0 {
+        return Err(SweepError::NoRuns);
+    }
+    limits::at_most("the number of runs", spec.runs, MAX_RUNS)?;
+    limits::at_most("the number of jobs", spec.jobs as u64, MAX_JOBS)?;
+    if spec.samples == 0 {
+        return Err(SweepError::NoSamples);
+    }
+    limits::at_most("the number of samples", spec.samples as u64, limits::MAX_SAMPLES as u64)?;
+    if spec.levels.is_empty() {
+        return Err(SweepError::NoLevels);
+    }
+    let tasks: Vec<String> = if spec.tasks.iter().any(|t| t == "all") {
+        nhc_tasks::names().into_iter().map(String::from).collect()
+    } else {
+        spec.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
+    };
+    for task in &tasks {
+        let t = find(task)?;
+        for &level in &spec.levels {
+            t.check_level(level)?;
+        }
+    }
+    let _lock = lock(&spec.out)?;
+    let jobs = spec.jobs.max(1);
+    let _memory = MemoryShare::new(jobs);
+    let runs: Vec<(String, u64)> =
+        tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t.clone(), seed))).collect();
+    observer.started(&runs);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
+    let failures = Mutex::new(Vec::new());
+    let pool_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        if let Ok(mut p) = pool_error.lock() {
+                            *p = Some(e);
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((task, seed)) = runs.get(k) else { return };
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let watch = Watch { observer, task, seed: *seed, stop: &stop };
+                    match pool.install(|| one(spec, task, *seed, &watch)) {
+                        Ok(line) => {
+                            if observer.finished(&line).is_break() {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                            if let Ok(mut slot) = lines[k].lock() {
+                                *slot = Some(line);
+                            }
+                        }
+                        Err(RunError::Stopped) => return,
+                        Err(error) => {
+                            let failure = RunFailure { task: task.clone(), seed: *seed, error };
+                            if let Ok(mut v) = failures.lock() {
+                                v.push(failure);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = pool_error.into_inner().ok().flatten() {
+        return Err(SweepError::Pool(e));
+    }
+    let failures = failures.into_inner().unwrap_or_default();
+    if !failures.is_empty() {
+        return Err(SweepError::Runs(failures));
+    }
+    let lines: Vec<SweepLine> = lines.into_iter().filter_map(|l| l.into_inner().ok().flatten()).collect();
+    if stop.load(Ordering::SeqCst) || lines.len() < runs.len() {
+        return Err(SweepError::Stopped);
+    }
+    let path = spec.out.join("sweep.jsonl");
+    let mut text = String::new();
+    for line in &lines {
+        let json = serde_json::to_string(line)
+            .map_err(|source| SweepError::Serialize { path: path.clone(), source })?;
+        text.push_str(&json);
+        text.push('\n');
+    }
+    write_atomic(&path, text.as_bytes()).map_err(|source| SweepError::Write { path, source })?;
+    Ok(lines)
+}
+
+/// The memory limit divided among `jobs` runs evaluating at the same time, restored when dropped.
+struct MemoryShare(u64);
+
+impl MemoryShare {
+    fn new(jobs: usize) -> Self {
+        let limit = limits::memory_limit();
+        limits::set_memory_limit((limit / jobs as u64).max(1));
+        MemoryShare(limit)
+    }
+}
+
+impl Drop for MemoryShare {
+    fn drop(&mut self) {
+        limits::set_memory_limit(self.0);
+    }
+}
+
+/// A run's iterations, shown to the sweep's observer, which may stop the sweep.
+#[derive(Clone, Copy)]
+struct Watch<'a> {
+    observer: &'a dyn SweepObserver,
+    task: &'a str,
+    seed: u64,
+    stop: &'a AtomicBool,
+}
+
+impl Observer for Watch<'_> {
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
+        if self.observer.iteration(self.task, self.seed, line).is_break() {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        if self.stop.load(Ordering::SeqCst) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError> {
+    let text = limits::read_text(path, "run file", limits::MAX_STATE_BYTES)?;
+    serde_json::from_str(&text).map_err(|source| RunError::Damaged { path: path.into(), source })
+}
+
+/// Trains (or resumes, or skips) one run, then evaluates it at every test level: its line.
+fn one(spec: &SweepSpec, task: &str, seed: u64, watch: &Watch<'_>) -> Result<SweepLine, RunError> {
+    let dir = run_dir(&spec.out, task, seed);
+    let t = find(task)?;
+    if !dir.join("summary.json").exists() {
+        let mut watch = *watch;
+        let outcome = if dir.join("checkpoint.json").exists() {
+            run_dir::resume(&dir, &mut watch)?
+        } else {
+            let trainer = Trainer::new(t, spec.variant, spec.config.clone(), seed)?;
+            run_dir::start(trainer, &dir, &mut watch)?
+        };
+        match outcome {
+            Outcome::Finished { summary, .. } => {
+                if watch.observer.trained(&summary).is_break() {
+                    watch.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            Outcome::Stopped { .. } => return Err(RunError::Stopped),
+        }
+    }
+    let eval_path = dir.join("eval.json");
+    let mut eval: BTreeMap<String, EvalReport> =
+        if eval_path.exists() { read_json(&eval_path)? } else { BTreeMap::new() };
+    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), t, Some(spec.variant))?;
+    for &level in &spec.levels {
+        let key = level.to_string();
+        if eval.contains_key(&key) {
+            continue;
+        }
+        if watch.stop.load(Ordering::SeqCst) {
+            return Err(RunError::Stopped);
+        }
+        let report = t.evaluate(&model, level, spec.samples, spec.eval_seed)?;
+        eval.insert(key, report);
+        let json = serde_json::to_string_pretty(&eval)
+            .map_err(|source| RunError::Serialize { path: eval_path.clone(), source })?;
+        write_atomic(&eval_path, json.as_bytes())
+            .map_err(|source| RunError::Write { path: eval_path.clone(), source })?;
+    }
+    Ok(SweepLine {
+        summary: read_json(&dir.join("summary.json"))?,
+        eval: read_json(&eval_path)?,
+        curve: Some(run_dir::read_metrics(&dir)?.curve()),
+        dir,
+    })
+}
