@@ -4,7 +4,7 @@
 
 use crate::config::TrainConfig;
 use crate::scoring::score_all;
-use crate::trainer::TrainState;
+use crate::state::TrainState;
 use nhc_model::Config;
 use nhc_tasks::AnyTask;
 use nhc_tasks::evaluate::SampleKey;

@@ -6,10 +6,11 @@
 //! - [`nes`]: the search distribution's state ([`Nes`]) and its ask/tell update under
 //!   [`NesParams`].
 //! - [`curriculum`]: levels, perfect streaks, bad memories, batch composition ([`Curriculum`]).
-//! - [`restart`]: the initial θ and restarts; [`check`]: the generalization check (ours).
+//! - [`restart`]: the initial θ; [`check`]: the generalization check (ours).
 //! - [`scoring`]: θ and offspring on a prepared batch, in parallel.
 //! - [`noise`]: word noise on the control words while training (ours, off by default).
-//! - [`trainer`]: the loop ([`Trainer`]) with its checkpointable state ([`TrainState`]).
+//! - [`state`]: a run's checkpointable state ([`TrainState`]) and its lineage: restarts.
+//! - [`trainer`]: the loop ([`Trainer`]): score, update, advance.
 //! - [`records`]: what a run records, as types ([`IterationLog`] with its [`Update`] and
 //!   [`Advance`], [`MetricsLine`], [`RunSummary`] with its [`RunOutcome`], [`Lineage`]).
 //! - [`run_dir`]: a run in a directory: metrics log, atomic checkpoints, resumption, the model
@@ -27,6 +28,7 @@ pub mod records;
 pub mod restart;
 pub mod run_dir;
 pub mod scoring;
+pub mod state;
 pub mod sweep;
 pub mod trainer;
 
@@ -38,5 +40,6 @@ pub use records::{
     Advance, Curve, Ending, IterationLog, Lineage, MetricsLine, RunOutcome, RunSummary, Summary, Update,
 };
 pub use run_dir::{Observer, Outcome, RunDirError};
+pub use state::TrainState;
 pub use sweep::{SweepError, SweepLine, SweepObserver, SweepSpec, sweep};
-pub use trainer::{TrainError, TrainState, Trainer};
+pub use trainer::{TrainError, Trainer};

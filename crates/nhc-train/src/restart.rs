@@ -1,9 +1,7 @@
-//! Fresh starts: the initial θ and restarts (MODEL §6–§7; paper: restart after 2 000 learning
-//! iterations on one level without solving it).
+//! Fresh starts: the initial θ of a run and of every restart (MODEL §6; the restart itself:
+//! [`crate::state::TrainState::restart`]).
 
 use crate::config::TrainConfig;
-use crate::records::{Ending, Lineage};
-use crate::trainer::TrainState;
 use nhc_model::{Config, theta_len};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -21,27 +19,4 @@ pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng)
         theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
     }
     theta
-}
-
-/// Whether the run is due to restart for lack of progress: `restart_after` learning iterations
-/// on one level without solving it (a failed generalization check restarts it too, the trainer
-/// decides that when it runs the check).
-pub fn due(s: &TrainState) -> bool {
-    s.curriculum.should_restart(&s.config)
-}
-
-/// Learning iterations of the current lineage: the run's, less those of the ended lineages.
-pub fn current_learning(s: &TrainState) -> u64 {
-    let ended: u64 = s.curriculum.ended_lineages.iter().map(|l| l.learning_iterations).sum();
-    s.learning_iterations.saturating_sub(ended)
-}
-
-/// Starts over: the current lineage is recorded as ended by `ending`, then a fresh θ from the
-/// run's generator, the curriculum back at level 1 with empty bad memories.
-pub fn restart(s: &mut TrainState, model: &Config, ending: Ending) {
-    let ended = Lineage { learning_iterations: current_learning(s), level: s.curriculum.level, ending };
-    s.curriculum.ended_lineages.push(ended);
-    s.nes.theta = initial_theta(model, &s.config, &mut s.rng);
-    s.curriculum.reset(&s.config);
-    s.restarts += 1;
 }

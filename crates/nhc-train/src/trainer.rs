@@ -7,14 +7,14 @@ use crate::config::{ConfigError, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
 use crate::records::{Advance, Ending, IterationLog, Lineage, RunOutcome, Summary, Update};
-use crate::restart::{self, initial_theta};
+use crate::restart::initial_theta;
 use crate::scoring::{score_all, score_offspring};
+pub use crate::state::TrainState;
 use nhc_model::{Config, Params, ParamsError, Variant};
 use nhc_tasks::AnyTask;
 use nhc_tasks::evaluate::{Prepared, SampleKey};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// θ on one batch.
@@ -46,39 +46,6 @@ pub enum TrainError {
         "θ left the range of a model at iteration {iteration} ({source}); training stopped, the last checkpoint is the last good state"
     )]
     Diverged { iteration: u64, source: ParamsError },
-}
-
-/// Everything a run needs to continue: a checkpoint is exactly this struct.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrainState {
-    /// Task name (its algorithm's).
-    pub task: String,
-    /// The domain trained on.
-    pub domain: String,
-    /// The model variant.
-    pub variant: Variant,
-    pub config: ValidConfig,
-    /// The seed the run started from (provenance only; `rng` carries the state).
-    pub seed: u64,
-    /// θ (the NES hyperparameters come from `config`).
-    pub nes: Nes,
-    /// The run's generator: initial θ, batch composition, sample seeds, offspring noise.
-    pub rng: ChaCha8Rng,
-    pub curriculum: Curriculum,
-    /// Iterations run, restarts included.
-    pub iteration: u64,
-    /// Iterations that updated θ.
-    pub learning_iterations: u64,
-    pub restarts: u64,
-    /// Level of the last learning iteration over the whole run (0: none).
-    pub last_level_learned: usize,
-    /// Updates on batches whose samples were all solved that did not count as learning
-    /// (`margin_update_is_learning = false`; MODEL §7).
-    pub margin_updates: u64,
-    /// Lineages that solved the mixed level but failed the generalization check.
-    pub failed_checks: u64,
-    /// Model steps run so far (θ, offspring, checks included).
-    pub steps: u64,
 }
 
 /// The model a run trains: the variant's config of the task's algorithm, with the training
@@ -213,7 +180,7 @@ impl Trainer {
     pub fn lineages(&self) -> Vec<Lineage> {
         let s = &self.state;
         let mut all = s.curriculum.ended_lineages.clone();
-        let learning_iterations = restart::current_learning(s);
+        let learning_iterations = s.current_learning();
         let ending = match self.outcome() {
             Some(RunOutcome::Solved) => Some(Ending::Finished),
             Some(RunOutcome::Cap) if learning_iterations > 0 || all.is_empty() => Some(Ending::Cap),
@@ -253,8 +220,8 @@ impl Trainer {
         let (advance, check, check_steps) = self.advance(update);
         steps += check_steps;
         match advance {
-            Advance::Restart => restart::restart(&mut self.state, &self.model, Ending::Restart),
-            Advance::FailedCheck => restart::restart(&mut self.state, &self.model, Ending::Check),
+            Advance::Restart => self.state.restart(&self.model, Ending::Restart),
+            Advance::FailedCheck => self.state.restart(&self.model, Ending::Check),
             Advance::Stay | Advance::NextLevel | Advance::Finished => {}
         }
         let s = &mut self.state;
@@ -351,7 +318,7 @@ impl Trainer {
                 }
             }
             Progress::Finished => (Advance::Finished, None, 0),
-            Progress::Continue if restart::due(s) => (Advance::Restart, None, 0),
+            Progress::Continue if s.due_to_restart() => (Advance::Restart, None, 0),
             Progress::Continue => (Advance::Stay, None, 0),
         }
     }

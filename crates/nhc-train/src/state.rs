@@ -1,0 +1,71 @@
+//! A run's checkpointable state ([`TrainState`]) and what happens to its lineage: the current
+//! lineage's learning iterations, whether it is due to restart, and the restart itself
+//! (MODEL §7; paper: restart after 2 000 learning iterations on one level without solving it).
+
+use crate::config::ValidConfig;
+use crate::curriculum::Curriculum;
+use crate::nes::Nes;
+use crate::records::{Ending, Lineage};
+use crate::restart::initial_theta;
+use nhc_model::{Config, Variant};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Everything a run needs to continue: a checkpoint is exactly this struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainState {
+    /// Task name (its algorithm's).
+    pub task: String,
+    /// The domain trained on.
+    pub domain: String,
+    /// The model variant.
+    pub variant: Variant,
+    pub config: ValidConfig,
+    /// The seed the run started from (provenance only; `rng` carries the state).
+    pub seed: u64,
+    /// θ (the NES hyperparameters come from `config`).
+    pub nes: Nes,
+    /// The run's generator: initial θ, batch composition, sample seeds, offspring noise.
+    pub rng: ChaCha8Rng,
+    pub curriculum: Curriculum,
+    /// Iterations run, restarts included.
+    pub iteration: u64,
+    /// Iterations that updated θ.
+    pub learning_iterations: u64,
+    pub restarts: u64,
+    /// Level of the last learning iteration over the whole run (0: none).
+    pub last_level_learned: usize,
+    /// Updates on batches whose samples were all solved that did not count as learning
+    /// (`margin_update_is_learning = false`; MODEL §7).
+    pub margin_updates: u64,
+    /// Lineages that solved the mixed level but failed the generalization check.
+    pub failed_checks: u64,
+    /// Model steps run so far (θ, offspring, checks included).
+    pub steps: u64,
+}
+
+impl TrainState {
+    /// Whether the run is due to restart for lack of progress: `restart_after` learning
+    /// iterations on one level without solving it (a failed generalization check restarts it
+    /// too; the trainer decides that when it runs the check).
+    pub fn due_to_restart(&self) -> bool {
+        self.curriculum.should_restart(&self.config)
+    }
+
+    /// Learning iterations of the current lineage: the run's, less those of the ended lineages.
+    pub fn current_learning(&self) -> u64 {
+        let ended: u64 = self.curriculum.ended_lineages.iter().map(|l| l.learning_iterations).sum();
+        self.learning_iterations.saturating_sub(ended)
+    }
+
+    /// Starts over: the current lineage is recorded as ended by `ending`, then a fresh θ for
+    /// `model` from the run's generator, the curriculum back at level 1 with empty bad memories.
+    pub fn restart(&mut self, model: &Config, ending: Ending) {
+        let ended =
+            Lineage { learning_iterations: self.current_learning(), level: self.curriculum.level, ending };
+        self.curriculum.ended_lineages.push(ended);
+        self.nes.theta = initial_theta(model, &self.config, &mut self.rng);
+        self.curriculum.reset(&self.config);
+        self.restarts += 1;
+    }
+}
