@@ -39,8 +39,7 @@ pub struct Config {
     #[serde(default, skip_serializing_if = "Arch::is_nhc")]
     pub memory: Arch,
     /// How a write joins the temporal list and what a free leaves of it (docs/DESIGN.md,
-    /// "Temporal links"). Absent in model files written before the choice existed: [`Links::Tail`].
-    #[serde(default)]
+    /// "Temporal links").
     pub links: Links,
 }
 
