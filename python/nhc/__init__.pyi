@@ -68,6 +68,8 @@ class SearchResult(TypedDict):
 
 StrPath = str | PathLike[str]
 Compare = Callable[[Any, Any], float]
+# The model variants (the Rust `Variant::ALL`; a test checks that they agree).
+Variant = Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"]
 
 class Order:
     """Sort's data modules in Python: compare(a, b) is negative, zero or positive, like `cmp`."""
@@ -97,7 +99,7 @@ class Model:
     @property
     def task(self) -> str: ...
     @property
-    def variant(self) -> Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"]: ...
+    def variant(self) -> Variant: ...
     @property
     def domain(self) -> str: ...
     @property
@@ -172,7 +174,7 @@ def train(
     config: dict[str, Any] | StrPath | None = None,
     out: StrPath | None = None,
     callback: Callable[[IterationRecord], object] | None = None,
-    variant: Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"] = "nhc",
+    variant: Variant = "nhc",
 ) -> Model:
     """Trains `task` from scratch (as `nhc train`) and returns the model."""
 
@@ -213,7 +215,7 @@ def sweep(
     out: StrPath,
     runs: int = 15,
     config: dict[str, Any] | StrPath | None = None,
-    variant: Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"] = "nhc",
+    variant: Variant = "nhc",
     jobs: int | None = None,
     levels: Sequence[int] | None = None,  # default 10, 100, 500, 1000
     samples: int = 50,

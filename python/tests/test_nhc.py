@@ -461,3 +461,16 @@ def test_help_reads_well():
     for f in [nhc.train, nhc.load, nhc.Model.run, nhc.Model.plan, nhc.Model.trace, nhc.Order, nhc.World]:
         assert f.__doc__ and len(f.__doc__) > 40, f
     assert functools  # imported for the comparisons above
+
+
+def test_every_model_variant_is_in_the_type_hints_and_the_docstrings():
+    """The variants of the Rust core (|θ| per variant in `nhc.tasks()`) are those the type hints
+    and the docstrings of `train` and `sweep` name, so a new variant cannot go missing there."""
+    variants = list(nhc.tasks()[0]["params"])
+    hints = (ROOT / "python" / "nhc" / "__init__.pyi").read_text()
+    alias = next(line for line in hints.splitlines() if line.startswith("Variant = Literal["))
+    assert alias == "Variant = Literal[" + ", ".join(f'"{v}"' for v in variants) + "]"
+    for name, doc in [("train", nhc.train.__doc__), ("sweep", nhc.sweep.__doc__),
+                      ("Model.variant", nhc.Model.variant.__doc__)]:
+        for v in variants:
+            assert v in (doc or ""), f"{name}'s docstring lacks {v}"

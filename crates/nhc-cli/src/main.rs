@@ -66,9 +66,13 @@ struct ModelArgs {
     /// A model file, or `scripted` for the algorithm's hand-written solution.
     #[arg(long)]
     model: String,
-    /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha (default: the model file's).
-    #[arg(long)]
+    #[arg(long, help = variant_help(" (default: the model file's)"))]
     variant: Option<Variant>,
+}
+
+/// `--variant`'s help: every variant's name, from `Variant::ALL`.
+fn variant_help(extra: &str) -> String {
+    format!("The model variant: {}{extra}", Variant::names().join(", "))
 }
 
 impl ModelArgs {
@@ -153,8 +157,7 @@ enum Command {
         /// reverse or duplicated (`nhc tasks` lists them with their domains).
         #[arg(long, required_unless_present = "resume")]
         task: Option<String>,
-        /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
-        #[arg(long, default_value = "nhc")]
+        #[arg(long, default_value = "nhc", help = variant_help(""))]
         variant: Variant,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -180,8 +183,7 @@ enum Command {
         /// Task names, comma-separated, or `all`.
         #[arg(long, value_delimiter = ',', required = true)]
         tasks: Vec<String>,
-        /// The model variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
-        #[arg(long, default_value = "nhc")]
+        #[arg(long, default_value = "nhc", help = variant_help(""))]
         variant: Variant,
         #[arg(long, default_value_t = 15)]
         runs: u64,
