@@ -246,6 +246,20 @@ def test_evaluate_in_a_python_world():
     assert report["solved"] == 10
 
 
+def test_a_world_that_gives_no_problem_is_refused_not_waited_for():
+    # Actions that change nothing: no state beyond the start, at any level.
+    still = nhc.World(list(MOVES), lambda s, a: s, random_state=lambda rng: (5, rng.randrange(1, 8)))
+    with pytest.raises(ValueError, match="gave no problem of level 3"):
+        model("plan").evaluate(3, 2, domain=still)
+
+    def broken(rng):
+        raise RuntimeError("no states today")
+
+    world = nhc.World(list(MOVES), step, random_state=broken)
+    with pytest.raises(RuntimeError, match="no states today"):
+        model("plan").evaluate(3, 2, domain=world)
+
+
 def test_hanoi_with_two_discs():
     # State: peg of the small and of the large disc. Actions move the top disc of a peg pair.
     moves = [(0, 1), (1, 2), (2, 0), (0, 2)]

@@ -257,7 +257,9 @@ impl<T: Neutral> Task for InPython<T> {
             return self.task.neutral();
         }
         let sample = self.task.sample(level, rng);
-        if let Err(e) = Entry(self.task.clone()).admit(&sample, &self.config, 0) {
+        if let Some(why) = self.task.refuse(&sample, level).filter(|_| !self.calls.failed()) {
+            self.calls.fail(PyValueError::new_err(why));
+        } else if let Err(e) = Entry(self.task.clone()).admit(&sample, &self.config, 0) {
             self.calls.fail(task_error(e));
         }
         if self.calls.failed() { self.task.neutral() } else { sample }
@@ -327,6 +329,10 @@ impl<T: Neutral> Task for InPython<T> {
 /// the user's sampler: one that ends at once.
 pub trait Neutral: Task + Clone {
     fn neutral(&self) -> Self::Sample;
+    /// Why a drawn sample cannot be used, if it cannot.
+    fn refuse(&self, _sample: &Self::Sample, _level: usize) -> Option<String> {
+        None
+    }
 }
 
 /// No objects.
@@ -340,6 +346,16 @@ impl Neutral for Sort<Order> {
 impl Neutral for SearchPlan<World> {
     fn neutral(&self) -> Problem<Obj> {
         Problem { start: Obj::default(), goal: Obj::default() }
+    }
+    /// The sampler's sign that no start gave a problem of the level: its goal is its start.
+    fn refuse(&self, p: &Problem<Obj>, level: usize) -> Option<String> {
+        let attempts = nhc_tasks::search_plan::EXACT_ATTEMPTS + nhc_tasks::search_plan::FALLBACK_ATTEMPTS;
+        self.world.equal(&p.start, &p.goal).then(|| {
+            format!(
+                "the world gave no problem of level {level}: from {attempts} states of `random_state`, \
+                 no state was first reached in expansion {level} or later (do the actions change the state?)"
+            )
+        })
     }
 }
 

@@ -38,7 +38,7 @@ pub use maps::{
     plan_text,
 };
 pub use modules::{SearchModules, config};
-pub use sampler::{EXACT_ATTEMPTS, sample_problem};
+pub use sampler::{EXACT_ATTEMPTS, FALLBACK_ATTEMPTS, sample_problem};
 pub use script::SearchScript;
 pub use tree::{Problem, SearchTree};
 pub use world::{ACTIONS, OP_D, OP_L, OP_NAMES, OP_NOP, OP_R, OP_U, World, actions};

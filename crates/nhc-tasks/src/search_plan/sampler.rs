@@ -8,6 +8,8 @@ use std::collections::HashSet;
 
 /// Random starts tried for a goal in exactly expansion ℓ before [`sample_problem`] falls back.
 pub const EXACT_ATTEMPTS: usize = 2_000;
+/// Random starts tried by the fallback before [`sample_problem`] gives up.
+pub const FALLBACK_ATTEMPTS: usize = 2_000;
 
 /// A problem of level `level` from random starts drawn by `draw` (docs/DESIGN.md, "Search and
 /// plan"): the goal is drawn uniformly among the states first produced in expansion `level` of
@@ -15,7 +17,9 @@ pub const EXACT_ATTEMPTS: usize = 2_000;
 /// drawn again. Without duplicate elimination some expansions can (almost) never produce a new
 /// state (search: node 200 is reached by R L U D, which undoes itself unless boxes are pushed),
 /// so after [`EXACT_ATTEMPTS`] starts the goal comes from the first expansion ≥ `level` that
-/// produces a new state.
+/// produces a new state. A world where [`FALLBACK_ATTEMPTS`] more starts give none either (no
+/// built-in world: a user's world whose actions change nothing, or whose sampler failed) gets
+/// the last start as its own goal, a problem no level has, for the caller to refuse.
 pub fn sample_problem<W: World>(
     world: &W,
     level: usize,
@@ -30,12 +34,14 @@ pub fn sample_problem<W: World>(
             return p;
         }
     }
-    loop {
-        let start = draw(rng);
+    let mut start = draw(rng);
+    for _ in 1..FALLBACK_ATTEMPTS {
         if let Some(p) = at_least(world, level, plus, rng, start) {
             return p;
         }
+        start = draw(rng);
     }
+    at_least(world, level, plus, rng, start.clone()).unwrap_or(Problem { goal: start.clone(), start })
 }
 
 /// The incremental check: grow the queue until node `level` exists, take its children, and drop
