@@ -87,3 +87,58 @@ impl Dnc {
         Ok(total.affine(1.0 / inputs.len() as f64, 0.0)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::{DType, Device};
+
+    const SIZES: DncSizes =
+        DncSizes { input: 2, hidden: 3, locations: 4, word: 3, read_heads: 2, outputs: 3 };
+
+    fn dnc() -> Dnc {
+        Dnc::new(Params::init(&SIZES, DType::F32, &Device::Cpu, 1).unwrap())
+    }
+    fn zeros(b: usize, n: usize) -> Tensor {
+        Tensor::zeros((b, n), DType::F32, &Device::Cpu).unwrap()
+    }
+
+    #[test]
+    fn sizes_and_shapes_are_checked() {
+        let zero = DncSizes { locations: 0, ..SIZES };
+        assert!(matches!(
+            Params::init(&zero, DType::F32, &Device::Cpu, 1),
+            Err(DncError::ZeroSize { name: "locations" })
+        ));
+        let d = dnc();
+        let state = d.initial_state(2).unwrap();
+        assert!(matches!(d.step(&zeros(2, 3), &state), Err(DncError::Shape { .. })));
+        assert!(matches!(d.step(&zeros(1, 2), &state), Err(DncError::Shape { .. })));
+        let (y, next) = d.step(&zeros(2, 2), &state).unwrap();
+        assert_eq!(y.dims(), [2, 3]);
+        assert_eq!(next.memory.read_vectors.dims(), [2, 2, 3]);
+    }
+
+    #[test]
+    fn targets_are_checked() {
+        let d = dnc();
+        let x = vec![zeros(1, 2), zeros(1, 2)];
+        assert!(matches!(d.sequence_loss(&x, &[vec![0]]), Err(DncError::Targets { .. })));
+        assert!(matches!(d.sequence_loss(&[], &[]), Err(DncError::Targets { .. })));
+        assert!(matches!(
+            d.sequence_loss(&x, &[vec![0], vec![3]]),
+            Err(DncError::TargetRange { target: 3, outputs: 3 })
+        ));
+        let loss: f32 = d.sequence_loss(&x, &[vec![0], vec![2]]).unwrap().to_scalar().unwrap();
+        // Small initial weights: the logits are near 0, the loss near ln 3.
+        assert!((loss - 3.0f32.ln()).abs() < 0.5, "{loss}");
+    }
+
+    #[test]
+    fn parameter_count() {
+        // LSTM 4H × (X + RW + H) + 4H, interface |ξ| × H + |ξ|, output O × (H + RW) + O.
+        let xi = SIZES.interface();
+        let expected = 12 * (2 + 6 + 3) + 12 + xi * 3 + xi + 3 * (3 + 6) + 3;
+        assert_eq!(dnc().params.len(), expected);
+    }
+}
