@@ -72,6 +72,10 @@ impl Dnc {
         if let Some(&target) = targets.iter().flatten().find(|&&t| t as usize >= outputs) {
             return Err(DncError::TargetRange { target, outputs });
         }
+        let batch = inputs[0].dim(0)?;
+        if let Some((step, t)) = targets.iter().enumerate().find(|(_, t)| t.len() != batch) {
+            return Err(DncError::TargetBatch { step, got: t.len(), batch });
+        }
         let logits = self.run(inputs)?;
         let device = self.params.device();
         let mut total: Option<Tensor> = None;
@@ -125,6 +129,10 @@ mod tests {
         let x = vec![zeros(1, 2), zeros(1, 2)];
         assert!(matches!(d.sequence_loss(&x, &[vec![0]]), Err(DncError::Targets { .. })));
         assert!(matches!(d.sequence_loss(&[], &[]), Err(DncError::Targets { .. })));
+        assert!(matches!(
+            d.sequence_loss(&x, &[vec![0], vec![0, 1]]),
+            Err(DncError::TargetBatch { step: 1, got: 2, batch: 1 })
+        ));
         assert!(matches!(
             d.sequence_loss(&x, &[vec![0], vec![3]]),
             Err(DncError::TargetRange { target: 3, outputs: 3 })

@@ -41,6 +41,8 @@ pub enum DncError {
     Shape { what: &'static str, expected: Vec<usize>, got: Vec<usize> },
     #[error("a sequence of {inputs} inputs has {targets} targets")]
     Targets { inputs: usize, targets: usize },
+    #[error("step {step} has {got} targets for a batch of {batch}")]
+    TargetBatch { step: usize, got: usize, batch: usize },
     #[error("target {target} is not one of the {outputs} outputs")]
     TargetRange { target: u32, outputs: usize },
 }

@@ -1,6 +1,7 @@
 //! Backpropagation through the whole DNC (controller, interface, memory, output, 3 steps)
 //! against central finite differences, in f64 on a tiny instance: N = 4, W = 3, R = 1, H = 3,
-//! two inputs, three outputs, a batch of 2.
+//! two inputs, three outputs, a batch of 2; and once more with R = 2 (the retention product
+//! and the read modes over several heads).
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
@@ -13,9 +14,9 @@ const SIZES: DncSizes = DncSizes { input: 2, hidden: 3, locations: 4, word: 3, r
 
 /// Every parameter (biases too) drawn from ±1, so that gates and modes sit away from 0.5 and
 /// every path carries weight.
-fn params(dtype: DType) -> Params {
+fn params(sizes: &DncSizes, dtype: DType) -> Params {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    Params::from_fn(&SIZES, dtype, &Device::Cpu, |_, _| rng.random_range(-1.0..1.0)).unwrap()
+    Params::from_fn(sizes, dtype, &Device::Cpu, |_, _| rng.random_range(-1.0..1.0)).unwrap()
 }
 
 fn inputs() -> Vec<Tensor> {
@@ -49,9 +50,8 @@ fn set(v: &Var, data: Vec<f64>) {
 /// 1e-7 relative, is far above that and far below a missing path's share: without the gradient
 /// through the allocation weighting, the backward weighting or the usage update, some entry is
 /// off by 2e-7 to 5e-6 (each checked by hand).
-#[test]
-fn backprop_equals_finite_differences() {
-    let dnc = Dnc::new(params(DType::F64));
+fn check_against_finite_differences(sizes: &DncSizes) {
+    let dnc = Dnc::new(params(sizes, DType::F64));
     let grads = dnc.sequence_loss(&inputs(), &targets()).unwrap().backward().unwrap();
     let h = 1e-5;
     let mut worst = 0.0f64;
@@ -85,15 +85,25 @@ fn backprop_equals_finite_differences() {
             );
         }
     }
-    eprintln!("largest |backprop − finite differences|: {worst:e}");
+    eprintln!("R = {}: largest |backprop − finite differences|: {worst:e}", sizes.read_heads);
+}
+
+#[test]
+fn backprop_equals_finite_differences() {
+    check_against_finite_differences(&SIZES);
+}
+
+#[test]
+fn backprop_equals_finite_differences_with_two_read_heads() {
+    check_against_finite_differences(&DncSizes { read_heads: 2, ..SIZES });
 }
 
 /// The same parameters in f32 give the f64 loss to f32 precision, so training in f32 computes
 /// the function checked above.
 #[test]
 fn f32_and_f64_agree() {
-    let l64 = loss(&Dnc::new(params(DType::F64)));
-    let dnc32 = Dnc::new(params(DType::F32));
+    let l64 = loss(&Dnc::new(params(&SIZES, DType::F64)));
+    let dnc32 = Dnc::new(params(&SIZES, DType::F32));
     let l32: f32 = dnc32.sequence_loss(&inputs(), &targets()).unwrap().to_scalar().unwrap();
     assert!((f64::from(l32) - l64).abs() < 1e-5, "{l32} vs {l64}");
 }
