@@ -88,8 +88,10 @@ impl DncLearned {
 
 /// Parses ξ_t into the decision with the DNC's nonlinearities: keys and the write vector as they
 /// are, strengths by oneplus, erase vector and gates by σ, read modes by softmax (Methods,
-/// "Interface parameters").
-fn parse_interface(xi: &[f32], word: usize, out: &mut DncDecision) {
+/// "Interface parameters"). `out` must have the sizes of ξ_t: `xi.len()` is
+/// [`DncDecision::interface_size`] of `word` and `out`'s read heads. Public so that the soft DNC
+/// (crate nhc-dnc) can be checked against it.
+pub fn parse_interface(xi: &[f32], word: usize, out: &mut DncDecision) {
     let r = out.read_strengths.len();
     let mut rest = xi;
     let mut take = |n: usize| {
