@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --profile ci -- -D warnings
 cargo test --profile ci
+# The DNC trained by backpropagation (crates/nhc-dnc, on candle) is not a default member.
+cargo test --profile ci -p nhc-dnc
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" numpy pytest
 PATH="$PWD/.venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile ci" \
