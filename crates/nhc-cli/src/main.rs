@@ -300,7 +300,18 @@ fn real_main() -> Result<()> {
         Command::Sweep { tasks, variant, runs, out, jobs, levels, samples, config } => {
             let config = train::config_or_default(config.as_deref())?.validate()?;
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            sweep::run(sweep::Sweep { tasks, variant, runs, out, jobs, levels, samples, config })
+            let eval_seed = nhc_train::sweep::EVAL_SEED;
+            sweep::run(nhc_train::SweepSpec {
+                tasks,
+                variant,
+                runs,
+                out,
+                jobs,
+                levels,
+                samples,
+                eval_seed,
+                config,
+            })
         }
         Command::Transfer { task, model, draw, json } => transfer::transfer(&transfer::Transfer {
             task,

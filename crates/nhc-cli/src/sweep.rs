@@ -6,29 +6,14 @@
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use nhc_io::limits;
-use nhc_model::Variant;
 use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SweepLine, SweepObserver, SweepSpec};
-use nhc_train::{RunOutcome, RunSummary, ValidConfig};
+use nhc_train::{RunOutcome, RunSummary};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::sync::Mutex;
 
-/// What to sweep, as the flags give it.
-pub struct Sweep {
-    /// Task names, or `all`.
-    pub tasks: Vec<String>,
-    pub variant: Variant,
-    pub runs: u64,
-    pub out: PathBuf,
-    /// Runs trained at the same time, each on one thread (results do not depend on it).
-    pub jobs: usize,
-    /// Test levels.
-    pub levels: Vec<usize>,
-    pub samples: usize,
-    pub config: ValidConfig,
-}
-
-pub fn run(s: Sweep) -> Result<()> {
+/// `nhc sweep`: the flags checked by their names, then [`nhc_train::sweep`] with a progress bar.
+pub fn run(spec: SweepSpec) -> Result<()> {
+    let s = &spec;
     // The flags are checked, by their names, before the first run trains.
     if s.runs == 0 {
         bail!("--runs must be at least 1");
@@ -42,17 +27,6 @@ pub fn run(s: Sweep) -> Result<()> {
     if s.levels.is_empty() {
         bail!("give at least one test level");
     }
-    let spec = SweepSpec {
-        tasks: s.tasks,
-        variant: s.variant,
-        runs: s.runs,
-        out: s.out,
-        jobs: s.jobs,
-        levels: s.levels,
-        samples: s.samples,
-        eval_seed: nhc_train::sweep::EVAL_SEED,
-        config: s.config,
-    };
     let shown = Shown { bar: ProgressBar::no_length(), error: Mutex::new(None) };
     let result = nhc_train::sweep(&spec, &shown);
     shown.bar.finish_and_clear();
