@@ -7,7 +7,9 @@ use anyhow::{Context, Result, bail};
 use nhc_io::write_atomic;
 use nhc_model::Variant;
 use nhc_train::SweepLine;
+use nhc_train::backprop::DncRunLine;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -63,41 +65,122 @@ pub fn read_sweeps(paths: &[PathBuf]) -> Result<Vec<SweepLine>> {
     Ok(runs)
 }
 
-/// Our cell of Table 1 for the runs `rs` of one model and task.
-fn our_cell(rs: &[&SweepLine], row: &str) -> String {
-    let s = |f: fn(&SweepLine) -> f64| median_iqr(rs.iter().map(|r| f(r)).collect());
-    match row {
-        "iterations" => s(|r| r.summary.learning_iterations as f64),
-        "last level" => {
-            format!(
-                "{} ~ {}",
-                s(|r| r.summary.last_level_learned as f64),
-                s(|r| r.summary.last_level_solved as f64)
-            )
+/// What a cell of Table 1 reads of one run, whichever model trained it.
+pub struct RunCells {
+    /// NES: learning iterations; the DNC: iterations (each an Adam step).
+    pub iterations: u64,
+    pub last_learned: usize,
+    pub last_solved: usize,
+    /// (solved, samples) by test level.
+    pub eval: BTreeMap<String, (usize, usize)>,
+}
+
+impl From<&SweepLine> for RunCells {
+    fn from(r: &SweepLine) -> Self {
+        RunCells {
+            iterations: r.summary.learning_iterations,
+            last_learned: r.summary.last_level_learned,
+            last_solved: r.summary.last_level_solved,
+            eval: r.eval.iter().map(|(l, e)| (l.clone(), (e.solved, e.samples))).collect(),
         }
+    }
+}
+
+impl From<&DncRunLine> for RunCells {
+    fn from(r: &DncRunLine) -> Self {
+        RunCells {
+            iterations: r.summary.iterations,
+            last_learned: r.summary.last_level_learned,
+            last_solved: r.summary.last_level_solved,
+            eval: r.eval.iter().map(|(l, e)| (l.clone(), (e.solved, e.samples))).collect(),
+        }
+    }
+}
+
+/// Our cell of Table 1 for the runs `rs` of one model and task.
+pub fn our_cell(rs: &[RunCells], row: &str) -> String {
+    let s = |f: fn(&RunCells) -> f64| median_iqr(rs.iter().map(f).collect());
+    match row {
+        "iterations" => s(|r| r.iterations as f64),
+        "last level" => format!("{} ~ {}", s(|r| r.last_learned as f64), s(|r| r.last_solved as f64)),
         _ => {
             let level = row.trim_start_matches("level ");
-            let evals: Vec<_> = rs.iter().filter_map(|r| r.eval.get(level)).collect();
+            let evals: Vec<(usize, usize)> = rs.iter().filter_map(|r| r.eval.get(level).copied()).collect();
             if evals.is_empty() {
                 return "–".into();
             }
-            let perfect = evals.iter().filter(|e| e.solved == e.samples).count();
-            let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.solved, b + e.samples));
+            let perfect = evals.iter().filter(|(solved, samples)| solved == samples).count();
+            let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.0, b + e.1));
             let pct = |a: f64, b: f64| format!("{:.1}%", 100.0 * a / b.max(1.0));
             format!("{} ~ {}", pct(perfect as f64, evals.len() as f64), pct(solved as f64, samples as f64))
         }
     }
 }
 
+/// The lines of DNC rows among `paths` (directories or files holding `dnc.jsonl` lines); the
+/// other paths are sweeps.
+pub fn split_dnc(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    paths.iter().cloned().partition(|p| {
+        if p.is_dir() {
+            p.join("dnc.jsonl").exists()
+        } else {
+            p.file_name().is_some_and(|f| f.to_string_lossy().starts_with("dnc"))
+        }
+    })
+}
+
+/// Every line of the DNC rows at `paths`.
+pub fn read_dnc(paths: &[PathBuf]) -> Result<Vec<DncRunLine>> {
+    let mut runs = Vec::new();
+    for path in paths {
+        let file = if path.is_dir() { path.join("dnc.jsonl") } else { path.clone() };
+        let text = nhc_io::limits::read_text(&file, "DNC row file", nhc_io::limits::MAX_STATE_BYTES)?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            runs.push(
+                serde_json::from_str(line).with_context(|| format!("{} line {}", file.display(), i + 1))?,
+            );
+        }
+    }
+    Ok(runs)
+}
+
+/// The DNC's rows of Table 1 (Markdown) for `tasks`, ours beside the paper's.
+pub fn dnc_rows(runs: &[DncRunLine], tasks: &[&str]) -> Result<String> {
+    let table = paper_table()?;
+    let mut md = String::new();
+    for row in ROWS {
+        write!(md, "| DNC | {row} |")?;
+        for task in tasks {
+            let rs: Vec<RunCells> =
+                runs.iter().filter(|r| r.summary.task == *task).map(RunCells::from).collect();
+            let ours = if rs.is_empty() { "–".to_string() } else { our_cell(&rs, row) };
+            write!(md, " {ours}<br>*{}* |", paper_cell(&table, "DNC", row, task))?;
+        }
+        writeln!(md)?;
+    }
+    write!(md, "| DNC | runs |")?;
+    for task in tasks {
+        write!(md, " {} |", runs.iter().filter(|r| r.summary.task == *task).count())?;
+    }
+    writeln!(md)?;
+    Ok(md)
+}
+
 /// The comparison report of the sweeps at `paths`, written to `out` (figures beside it).
 pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
     let table = paper_table()?;
-    let runs = read_sweeps(paths)?;
-    if runs.is_empty() {
+    let (dnc_paths, sweep_paths) = split_dnc(paths);
+    let runs = read_sweeps(&sweep_paths)?;
+    let dnc = read_dnc(&dnc_paths)?;
+    if runs.is_empty() && dnc.is_empty() {
         bail!("the sweeps hold no runs");
     }
     let names = nhc_tasks::names();
-    let mut tasks: Vec<&str> = runs.iter().map(|r| r.summary.task.as_str()).collect();
+    let mut tasks: Vec<&str> = runs
+        .iter()
+        .map(|r| r.summary.task.as_str())
+        .chain(dnc.iter().map(|r| r.summary.task.as_str()))
+        .collect();
     tasks.sort_by_key(|t| names.iter().position(|n| n == t).unwrap_or(usize::MAX));
     tasks.dedup();
     let variants: Vec<Variant> =
@@ -111,8 +194,11 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         for row in ROWS {
             write!(md, "| {model} | {row} |")?;
             for task in &tasks {
-                let rs: Vec<&SweepLine> =
-                    runs.iter().filter(|r| r.summary.variant == v && r.summary.task == *task).collect();
+                let rs: Vec<RunCells> = runs
+                    .iter()
+                    .filter(|r| r.summary.variant == v && r.summary.task == *task)
+                    .map(RunCells::from)
+                    .collect();
                 let ours = if rs.is_empty() { "–".to_string() } else { our_cell(&rs, row) };
                 write!(md, " {ours}<br>*{}* |", paper_cell(&table, model, row, task))?;
             }
@@ -124,6 +210,9 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             write!(md, " {n} |")?;
         }
         writeln!(md)?;
+    }
+    if !dnc.is_empty() {
+        md += &dnc_rows(&dnc, &tasks)?;
     }
 
     // The learning-curve comparison: one panel per task, one line per model.
@@ -140,6 +229,11 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
                 curves.push(crate::plots::Curves { task: model_name(v).to_string(), runs: fits });
             }
         }
+        let dnc_curves: Vec<nhc_train::Curve> =
+            dnc.iter().filter(|r| r.summary.task == *task).map(|r| r.accuracy.clone()).collect();
+        if !dnc_curves.is_empty() {
+            curves.push(crate::plots::Curves { task: "DNC (accuracy)".into(), runs: dnc_curves });
+        }
         if !curves.is_empty() {
             panels.push((task.to_string(), curves));
         }
@@ -155,10 +249,11 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
     let f = Path::new(&stem).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let link = format!("![learning curves]({f}.png) ([SVG]({f}.svg))");
     let figure = if missing.is_empty() {
-        crate::plots::learning_curves(&panels, Path::new(&stem))?;
+        crate::plots::learning_curves(&panels, Path::new(&stem), &crate::plots::FITNESS)?;
         format!(
             "## Learning curves\n\nPer task, θ's batch fitness against iterations (log scale), mean ± standard \
-             error over the runs, one line per model.\n\n{link}\n\n"
+             error over the runs, one line per model; for the DNC trained by backpropagation, the share of \
+             the batch's expected operations and read fields it got right.\n\n{link}\n\n"
         )
     } else {
         let earlier = Path::new(&format!("{stem}.png")).exists();
@@ -180,7 +275,9 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
          quartiles; the paper does not say whether it counts all lineages or the surviving one, \
          Lineages has both); last level: \
          last level learned ~ last level solved, medians (to the quartiles); level L: perfect runs ~ \
-         solved samples.\n\n{md}\n{lineages}{figure}",
+         solved samples. The DNC (trained by backpropagation, `nhc dnc row`): iterations are all its \
+         iterations, each an Adam step; a test level above one where it solved nothing is not \
+         evaluated (\"–\").\n\n{md}\n{lineages}{figure}",
         paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
         out.display(),
         runs.len()

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 mod bench;
 mod comparison;
+mod dnc;
+mod dnc_report;
 mod eval;
 mod plots;
 mod report;
@@ -224,8 +226,9 @@ enum Command {
         json: bool,
     },
     /// The paper's Table 1 rows (ours beside the paper's) from a sweep directory, as Markdown;
-    /// also written to DIR/report.md. With several sweeps (e.g. one per model variant) and
-    /// `--out FILE`: Table 1 with every model's rows and the learning-curve comparison.
+    /// also written to DIR/report.md. With several sweeps (e.g. one per model variant, and a row
+    /// of `nhc dnc row`) and `--out FILE`: Table 1 with every model's rows and the learning-curve
+    /// comparison.
     Report {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
@@ -252,6 +255,10 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         iterations: u64,
     },
+    /// The DNC trained by backpropagation, the baseline of Table 1 (needs a build with
+    /// `--features dnc`).
+    #[command(subcommand)]
+    Dnc(dnc::DncCommand),
 }
 
 fn main() {
@@ -321,11 +328,15 @@ fn real_main() -> Result<()> {
             json,
         }),
         Command::Tasks { json } => tasks::tasks(json),
-        Command::Report { dirs, out: None } if dirs.len() == 1 => emit(&report::report(&dirs[0])?),
+        Command::Report { dirs, out: None } if dirs.len() == 1 => {
+            let (dnc, _) = comparison::split_dnc(&dirs);
+            emit(&if dnc.is_empty() { report::report(&dirs[0])? } else { dnc_report::report(&dirs[0])? })
+        }
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
         Command::Report { .. } => bail!("give --out FILE to compare several sweeps"),
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
         Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),
+        Command::Dnc(command) => dnc::run(command),
     }
 }
 

@@ -81,27 +81,40 @@ fn mean_se(runs: &[Curve], i: usize) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
+/// What a learning-curve figure plots: its title, the y axis' name and top.
+pub struct Axis {
+    pub title: &'static str,
+    pub y_desc: &'static str,
+    pub top: f64,
+}
+
+/// θ's batch fitness (NES runs).
+pub const FITNESS: Axis = Axis {
+    title: "Learning curves: batch fitness of θ, mean ± standard error over runs",
+    y_desc: "fitness",
+    top: 1.02,
+};
+
 /// Writes `stem.svg` and `stem.png`: one panel per group of tasks, stacked.
-pub fn learning_curves(panels: &[(String, Vec<Curves>)], stem: &Path) -> Result<()> {
+pub fn learning_curves(panels: &[(String, Vec<Curves>)], stem: &Path, axis: &Axis) -> Result<()> {
     register()?;
     let size = (900, 40 + 380 * panels.len().max(1) as u32);
-    draw_panels(SVGBackend::new(&stem.with_extension("svg"), size).into_drawing_area(), panels)?;
-    draw_panels(BitMapBackend::new(&stem.with_extension("png"), size).into_drawing_area(), panels)?;
+    draw_panels(SVGBackend::new(&stem.with_extension("svg"), size).into_drawing_area(), panels, axis)?;
+    draw_panels(BitMapBackend::new(&stem.with_extension("png"), size).into_drawing_area(), panels, axis)?;
     Ok(())
 }
 
 fn draw_panels<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     panels: &[(String, Vec<Curves>)],
+    axis: &Axis,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
     root.fill(&WHITE).map_err(err)?;
-    let body = root
-        .titled("Learning curves: batch fitness of θ, mean ± standard error over runs", ("sans-serif", 20))
-        .map_err(err)?;
+    let body = root.titled(axis.title, ("sans-serif", 20)).map_err(err)?;
     let longest = panels
         .iter()
         .flat_map(|(_, curves)| {
@@ -111,7 +124,7 @@ where
         .unwrap_or(1)
         .max(2);
     for (area, (title, curves)) in body.split_evenly((panels.len().max(1), 1)).iter().zip(panels) {
-        draw_curves(area, title, curves, longest)?;
+        draw_curves(area, title, curves, longest, axis)?;
     }
     root.present().map_err(err)
 }
@@ -121,6 +134,7 @@ fn draw_curves<DB: DrawingBackend>(
     title: &str,
     curves: &[Curves],
     longest: usize,
+    axis: &Axis,
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
@@ -131,12 +145,12 @@ where
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
-        .build_cartesian_2d((1f64..longest as f64).log_scale(), 0f64..1.02)
+        .build_cartesian_2d((1f64..longest as f64).log_scale(), 0f64..axis.top)
         .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc("iteration")
-        .y_desc("fitness")
+        .y_desc(axis.y_desc)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .label_style(("sans-serif", 14))
         .draw()
@@ -159,7 +173,7 @@ where
             .collect();
         let band: Vec<(f64, f64)> = stats
             .iter()
-            .map(|s| (s.0, (s.1 + s.2).min(1.02)))
+            .map(|s| (s.0, (s.1 + s.2).min(axis.top)))
             .chain(stats.iter().rev().map(|s| (s.0, (s.1 - s.2).max(0.0))))
             .collect();
         chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.2)))).map_err(err)?;

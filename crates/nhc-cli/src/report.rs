@@ -265,7 +265,7 @@ fn draw_figures(
             (c.task.clone(), points)
         })
         .collect();
-    crate::plots::learning_curves(&panels(curves), Path::new(&stem(0)))?;
+    crate::plots::learning_curves(&panels(curves), Path::new(&stem(0)), &crate::plots::FITNESS)?;
     crate::plots::per_level(
         "Learning iterations per level, mean over runs",
         "learning iterations",

@@ -18,6 +18,29 @@ pub struct DncState {
     pub memory: MemoryState,
 }
 
+impl DncState {
+    /// The same values cut from the graph that computed them: a run without backpropagation
+    /// keeps no step's graph alive.
+    pub fn detach(&self) -> DncState {
+        let m = &self.memory;
+        DncState {
+            controller: ControllerState {
+                hidden: self.controller.hidden.detach(),
+                cell: self.controller.cell.detach(),
+            },
+            memory: MemoryState {
+                memory: m.memory.detach(),
+                usage: m.usage.detach(),
+                links: m.links.detach(),
+                precedence: m.precedence.detach(),
+                write_weighting: m.write_weighting.detach(),
+                read_weightings: m.read_weightings.detach(),
+                read_vectors: m.read_vectors.detach(),
+            },
+        }
+    }
+}
+
 impl Dnc {
     pub fn new(params: Params) -> Self {
         Dnc { params }
@@ -28,10 +51,17 @@ impl Dnc {
 
     /// The state before the first step, all zeros, for a batch of `batch`.
     pub fn initial_state(&self, batch: usize) -> Result<DncState> {
-        let (s, dtype, device) = (self.sizes(), self.params.dtype(), self.params.device());
+        self.initial_state_with(batch, self.sizes().locations)
+    }
+
+    /// The initial state with a memory of `locations` locations: no parameter depends on N, so
+    /// one DNC runs on any memory size.
+    pub fn initial_state_with(&self, batch: usize, locations: usize) -> Result<DncState> {
+        let s = DncSizes { locations, ..*self.sizes() }.check()?;
+        let (dtype, device) = (self.params.dtype(), self.params.device());
         Ok(DncState {
-            controller: ControllerState::zeros(s, batch, dtype, device)?,
-            memory: MemoryState::zeros(s, batch, dtype, device)?,
+            controller: ControllerState::zeros(&s, batch, dtype, device)?,
+            memory: MemoryState::zeros(&s, batch, dtype, device)?,
         })
     }
 
@@ -51,7 +81,11 @@ impl Dnc {
     /// The logits of every step of a sequence of inputs `(B, input)`, from the initial state.
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>> {
         let batch = inputs.first().map_or(Ok(1), |x| x.dim(0))?;
-        let mut state = self.initial_state(batch)?;
+        self.run_from(self.initial_state(batch)?, inputs)
+    }
+
+    /// The logits of every step of `inputs` from `state`.
+    pub fn run_from(&self, mut state: DncState, inputs: &[Tensor]) -> Result<Vec<Tensor>> {
         let mut out = Vec::with_capacity(inputs.len());
         for x in inputs {
             let (logits, next) = self.step(x, &state)?;

@@ -16,13 +16,18 @@
 //! - [`controller`]: the parameters ([`Params`]), the LSTM controller and the output layer.
 //! - [`dnc`]: controller and memory together, one step and a sequence's loss ([`Dnc`]).
 
+pub mod adam;
 pub mod addressing;
 pub mod controller;
 pub mod dnc;
+pub mod episodes;
+pub mod eval;
 pub mod interface;
 pub mod memory;
 pub mod ops;
+pub mod row;
 pub mod sizes;
+pub mod train;
 
 pub use controller::{ControllerState, Params};
 pub use dnc::{Dnc, DncState};
@@ -43,6 +48,8 @@ pub enum DncError {
     Targets { inputs: usize, targets: usize },
     #[error("step {step} has {got} targets for a batch of {batch}")]
     TargetBatch { step: usize, got: usize, batch: usize },
+    #[error("a saved tensor `{name}` is missing")]
+    Missing { name: String },
     #[error("target {target} is not one of the {outputs} outputs")]
     TargetRange { target: u32, outputs: usize },
 }

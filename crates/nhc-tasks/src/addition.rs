@@ -244,6 +244,13 @@ impl Task for Addition {
         let a = number();
         Operands::new(&a, &number())
     }
+    /// One field: the digit, `base` classes.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape { count: 1, classes: usize::from(self.0.base) })
+    }
+    fn fields(&self, d: &Digit, out: &mut [u8]) {
+        out[0] = *d;
+    }
     fn modules(&self, s: &Operands) -> AdditionModules {
         AdditionModules::new(s, self.0)
     }

@@ -1,10 +1,11 @@
 //! A task behind one object-safe interface ([`AnyTask`]): the run driver every caller goes
 //! through (evaluation, a user's input, traces, timing), with memory admission before a run.
 
+use crate::episode::{self, Episode, EpisodeShape};
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
 use crate::registry::TaskError;
 use crate::trace::{TRACE_ROW_BYTES, TraceRow};
-use crate::{Algorithm, Model, Task, sample_rng};
+use crate::{Algorithm, Model, SampleRng, Task, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
 use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, run_scored};
@@ -98,6 +99,10 @@ pub trait AnyTask: Sync {
     /// `nhc trace --level L --seed S --index I` use): its input as JSON, in the form `run` takes,
     /// and the reference answer as JSON.
     fn sample(&self, level: usize, seed: u64, index: u64) -> Result<(Value, Value), TaskError>;
+    /// What this task's episodes hold; `None` when its domain has no field encoding.
+    fn episode_shape(&self) -> Option<EpisodeShape>;
+    /// A sample of `level` drawn from `rng`, as the DNC trained by backpropagation sees it.
+    fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError>;
 }
 
 /// A [`Task`] value made object-safe.
@@ -347,5 +352,12 @@ impl<T: Task> AnyTask for Entry<T> {
         self.level_in_flight(level, &task.algorithm().config, 0, 1)?;
         let s = task.sample(level, &mut sample_rng(seed, level, index));
         Ok((task.sample_json(&s), task.answer_json(&task.reference(&s))))
+    }
+    fn episode_shape(&self) -> Option<EpisodeShape> {
+        episode::shape(&self.0)
+    }
+    fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError> {
+        self.level_in_flight(level, &self.0.algorithm().config, 0, 1)?;
+        Ok(episode::record(&self.0, level, rng)?)
     }
 }

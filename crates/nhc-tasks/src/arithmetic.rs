@@ -73,6 +73,14 @@ pub trait Algebra: Clone + Send + Sync + 'static {
     fn show(&self, w: &Self::Word) -> String;
     /// A value as JSON.
     fn value_json(&self, w: &Self::Word) -> serde_json::Value;
+    /// A word's shape as categorical fields (crate::fields); `None`: no encoding.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        None
+    }
+    /// `x` as fields, one per entry of `out`.
+    fn fields(&self, x: &Self::Word, out: &mut [u8]) {
+        let _ = (x, out);
+    }
 }
 
 /// One token of a postfix expression.
@@ -272,6 +280,12 @@ impl<A: Algebra> Task for Arithmetic<A> {
         Expression { tokens }
     }
 
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        self.0.field_shape()
+    }
+    fn fields(&self, x: &Self::Data, out: &mut [u8]) {
+        self.0.fields(x, out)
+    }
     fn modules(&self, e: &Self::Sample) -> ArithmeticModules<A> {
         ArithmeticModules::new(&self.0, e)
     }
@@ -420,6 +434,10 @@ impl Operator {
     /// The atomic result `x ∘ y` mod 10 000, non-negative; integer division rounds down.
     /// `None` for a division by zero.
     pub fn apply(self, x: Word, y: Word) -> Option<Word> {
+        self.apply_mod(x, y, MODULUS)
+    }
+    /// `x ∘ y` mod `modulus` (at most 10 000), non-negative.
+    pub fn apply_mod(self, x: Word, y: Word, modulus: i64) -> Option<Word> {
         let (x, y) = (i64::from(x), i64::from(y));
         let r = match self {
             Operator::Add => x + y,
@@ -429,7 +447,7 @@ impl Operator {
             Operator::Div => x.div_euclid(y),
         };
         // The remainder lies in [0, 10 000), so it fits a word.
-        Some(r.rem_euclid(MODULUS) as Word)
+        Some(r.rem_euclid(modulus) as Word)
     }
 }
 
@@ -476,29 +494,83 @@ impl Algebra for Decimal {
     }
     /// An integer 0…9999 or one of `+ - * /`.
     fn parse_token(&self, s: &str) -> Result<Token, InputError> {
-        if let [c] = s.as_bytes()
-            && let Some(o) = Operator::ALL.into_iter().find(|o| o.symbol() as u8 == *c)
-        {
-            return Ok(Token::Op(o));
-        }
-        let digits = s.strip_prefix('-').unwrap_or(s);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(InputError::new(format!(
-                "unknown token `{s}`; expected an integer or one of + - * /"
-            )));
-        }
-        match s.parse::<i64>() {
-            Ok(v) if (0..MODULUS).contains(&v) => Ok(Token::Value(v as Word)),
-            _ => Err(InputError::new(format!(
-                "operand `{s}` is out of range; operands are integers 0 to 9999"
-            ))),
-        }
+        parse_token(s, MODULUS - 1)
     }
     fn show(&self, w: &Word) -> String {
         Operator::from_code(*w).map_or_else(|| w.to_string(), |o| o.symbol().to_string())
     }
     fn value_json(&self, w: &Word) -> serde_json::Value {
         serde_json::Value::from(*w)
+    }
+}
+
+/// An integer 0…`max` or one of `+ - * /`.
+fn parse_token(s: &str, max: i64) -> Result<Token, InputError> {
+    if let [c] = s.as_bytes()
+        && let Some(o) = Operator::ALL.into_iter().find(|o| o.symbol() as u8 == *c)
+    {
+        return Ok(Token::Op(o));
+    }
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(InputError::new(format!("unknown token `{s}`; expected an integer or one of + - * /")));
+    }
+    match s.parse::<i64>() {
+        Ok(v) if (0..=max).contains(&v) => Ok(Token::Value(v as Word)),
+        _ => Err(InputError::new(format!("operand `{s}` is out of range; operands are integers 0 to {max}"))),
+    }
+}
+
+/// The DNC baseline's domain (paper, "Details to the Comparison Methods": "the modulo 10.000
+/// operator for intermediate results is replaced with a modulo 10 operator and the numbers are
+/// binary encoded with 4 bits"): [`Decimal`]'s operands and operators, results mod 10.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mod10;
+
+impl Algebra for Mod10 {
+    type Word = Word;
+    type Operator = Operator;
+    fn name(&self) -> &'static str {
+        "mod10"
+    }
+    fn operators(&self) -> &'static [Operator] {
+        Decimal.operators()
+    }
+    fn code(&self, o: Operator) -> Word {
+        o.code()
+    }
+    fn decode(&self, w: &Word) -> Option<Operator> {
+        Operator::from_code(*w)
+    }
+    fn apply(&self, o: Operator, x: &Word, y: &Word) -> Option<Word> {
+        o.apply_mod(*x, *y, 10)
+    }
+    /// Uniform in [1, 10], as [`Decimal`].
+    fn random_operand(&self, rng: &mut SampleRng) -> Word {
+        Decimal.random_operand(rng)
+    }
+    /// An integer 0…15 (four bits) or one of `+ - * /`.
+    fn parse_token(&self, s: &str) -> Result<Token, InputError> {
+        parse_token(s, 15)
+    }
+    fn show(&self, w: &Word) -> String {
+        Decimal.show(w)
+    }
+    fn value_json(&self, w: &Word) -> serde_json::Value {
+        Decimal.value_json(w)
+    }
+    /// Five binary fields: an operator flag, then four bits, low first, of the value or of the
+    /// operator's index in `+ − * /`.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape::bits(5))
+    }
+    fn fields(&self, w: &Word, out: &mut [u8]) {
+        let (flag, x) = match Operator::from_code(*w) {
+            Some(o) => (1, Operator::ALL.iter().position(|&p| p == o).unwrap_or(0) as u64),
+            None => (0, (*w).clamp(0, 15) as u64),
+        };
+        out[0] = flag;
+        crate::fields::bits(x, &mut out[1..]);
     }
 }
 

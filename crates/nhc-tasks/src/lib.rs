@@ -18,7 +18,9 @@ pub mod any_task;
 pub mod arithmetic;
 pub mod boolean;
 pub mod copy_family;
+pub mod episode;
 pub mod evaluate;
+pub mod fields;
 pub mod model;
 pub mod registry;
 pub mod search_plan;
@@ -33,7 +35,9 @@ use std::fmt::Debug;
 use thiserror::Error;
 
 pub use any_task::AnyTask;
+pub use episode::{Episode, EpisodeShape};
 pub use evaluate::{EvalReport, Prepared, SampleResult, Scored};
+pub use fields::FieldShape;
 pub use model::{Model, ModelError, ModelFile};
 pub use nhc_model::Workspace;
 pub use registry::{TaskError, find, names};
@@ -151,6 +155,15 @@ pub trait Task: Send + Sync + 'static {
     fn max_heap(&self, level: usize) -> u64 {
         let _ = level;
         0
+    }
+    /// A data word's shape as categorical fields ([`fields`]), for the DNC trained by
+    /// backpropagation; `None` (the default) when the domain has no such encoding.
+    fn field_shape(&self) -> Option<FieldShape> {
+        None
+    }
+    /// `data` as fields, one per entry of `out` (`field_shape().count` of them).
+    fn fields(&self, data: &Self::Data, out: &mut [u8]) {
+        let _ = (data, out);
     }
     /// The answer as text for `nhc run`; by default its JSON.
     fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {

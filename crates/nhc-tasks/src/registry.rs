@@ -5,7 +5,7 @@
 use crate::InputError;
 use crate::addition::Addition;
 use crate::any_task::{AnyTask, Entry};
-use crate::arithmetic::{Arithmetic, Decimal};
+use crate::arithmetic::{Arithmetic, Decimal, Mod10};
 use crate::boolean::Boolean;
 use crate::copy_family::{Binary, Copy, Decimals, Duplicated, RepeatCopy, Reverse};
 use crate::search_plan::permuted::SokobanPermuted;
@@ -31,6 +31,8 @@ pub enum TaskError {
     NoSamples,
     #[error(transparent)]
     Limit(#[from] LimitError),
+    #[error(transparent)]
+    Episode(#[from] crate::episode::EpisodeError),
     #[error("input for task `{task}`: {source}")]
     Input { task: &'static str, source: InputError },
 }
@@ -51,6 +53,7 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(Duplicated(Binary)),
     // Other domains of the same algorithms.
     &Entry(Arithmetic(Boolean)),
+    &Entry(Arithmetic(Mod10)),
     &Entry(Addition::DECIMAL),
     &Entry(SearchPlan::<Sokoban<8>>::SEARCH),
     &Entry(SearchPlan::<Sokoban<8>>::PLAN),

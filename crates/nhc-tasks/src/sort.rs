@@ -54,6 +54,14 @@ pub trait SortDomain: Order {
         let _ = x;
         0
     }
+    /// A word's shape as categorical fields (crate::fields); `None`: no encoding.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        None
+    }
+    /// `x` as fields, one per entry of `out`.
+    fn fields(&self, x: &Self::Item, out: &mut [u8]) {
+        let _ = (x, out);
+    }
     /// At most [`SortDomain::heap`] of a random object.
     fn max_heap(&self) -> u64 {
         0
@@ -219,6 +227,12 @@ impl<S: SortDomain> Task for Sort<S> {
     fn trace(&self, s: &Vec<S::Item>) -> Trace<S::Item> {
         trace(&self.0, s)
     }
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        self.0.field_shape()
+    }
+    fn fields(&self, x: &Self::Data, out: &mut [u8]) {
+        self.0.fields(x, out)
+    }
     fn reference(&self, s: &Vec<S::Item>) -> Vec<S::Item> {
         self.0.sorted(s)
     }
@@ -277,6 +291,13 @@ impl SortDomain for Bytes {
     /// Level ℓ: ℓ+1 uniform 8-bit numbers (repeats possible).
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<Number> {
         (0..=level).map(|_| rng.random_range(0..=Number::MAX)).collect()
+    }
+    /// Eight binary fields, low bit first.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape::bits(8))
+    }
+    fn fields(&self, x: &Number, out: &mut [u8]) {
+        crate::fields::bits(u64::from(*x), out)
     }
     fn sorted(&self, items: &[Number]) -> Vec<Number> {
         let mut sorted = items.to_vec();

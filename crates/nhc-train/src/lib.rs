@@ -18,6 +18,7 @@
 //! - [`sweep`]: many runs (tasks × seeds), several at a time, each evaluated at the test levels,
 //!   one [`SweepLine`] per run in `sweep.jsonl`, seen through a [`SweepObserver`].
 
+pub mod backprop;
 pub mod check;
 pub mod config;
 pub mod curriculum;

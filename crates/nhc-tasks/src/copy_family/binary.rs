@@ -38,6 +38,13 @@ impl Objects for Binary {
     fn json(&self, x: &Object) -> serde_json::Value {
         (0..BITS).map(|k| (x >> k) & 1).collect::<Vec<_>>().into()
     }
+    /// Six binary fields, element 0 first.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape::bits(BITS as usize))
+    }
+    fn fields(&self, x: &Object, out: &mut [u8]) {
+        crate::fields::bits(u64::from(*x), out)
+    }
     /// A string of 6 binary digits, element 0 first.
     fn show(&self, x: &Object) -> String {
         (0..BITS).map(|k| if x >> k & 1 == 1 { '1' } else { '0' }).collect()

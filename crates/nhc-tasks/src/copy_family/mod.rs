@@ -44,6 +44,12 @@ macro_rules! sequence_task {
         fn sample_heap(&self, s: &Self::Sample) -> u64 {
             s.items.iter().map(|x| self.0.heap(x)).sum()
         }
+        fn field_shape(&self) -> Option<crate::FieldShape> {
+            self.0.field_shape()
+        }
+        fn fields(&self, x: &Self::Data, out: &mut [u8]) {
+            self.0.fields(x, out)
+        }
         fn max_heap(&self, level: usize) -> u64 {
             let items: fn(u64) -> u64 = $items;
             items(level as u64).saturating_mul(self.0.max_heap())
@@ -97,6 +103,14 @@ pub trait Objects: Send + Sync + 'static {
     fn heap(&self, x: &Self::Object) -> u64 {
         let _ = x;
         0
+    }
+    /// A word's shape as categorical fields (crate::fields); `None`: no encoding.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        None
+    }
+    /// `x` as fields, one per entry of `out`.
+    fn fields(&self, x: &Self::Object, out: &mut [u8]) {
+        let _ = (x, out);
     }
     /// At most [`Objects::heap`] of a random object.
     fn max_heap(&self) -> u64 {

@@ -133,6 +133,12 @@ impl<W: World> Task for SearchPlan<W> {
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Problem<W::State> {
         sample_problem(&self.world, level, self.plus, rng, |rng| self.world.random_state(rng))
     }
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        self.world.field_shape()
+    }
+    fn fields(&self, x: &Self::Data, out: &mut [u8]) {
+        self.world.fields(x, out)
+    }
     fn modules(&self, p: &Problem<W::State>) -> Self::Modules {
         SearchModules::new(self.world.clone(), p, self.plus, self.plan)
     }

@@ -238,6 +238,15 @@ impl<const N: usize> World for Sokoban<N> {
     fn apply(&self, s: &Board<N>, action: usize) -> Board<N> {
         s.moved(action)
     }
+    /// One field per cell, row by row: empty, wall, box or agent.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape { count: N * N, classes: Cell::ALL.len() })
+    }
+    fn fields(&self, s: &Board<N>, out: &mut [u8]) {
+        for (k, f) in out.iter_mut().enumerate() {
+            *f = s.cell(k / N, k % N) as u8;
+        }
+    }
     fn random_state(&self, rng: &mut SampleRng) -> Board<N> {
         Board::random(rng)
     }

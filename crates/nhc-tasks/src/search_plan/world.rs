@@ -50,6 +50,14 @@ pub trait World: Clone + Send + Sync + 'static {
     fn action_names(&self) -> [&'static str; ACTIONS] {
         [OP_NAMES[OP_U], OP_NAMES[OP_R], OP_NAMES[OP_D], OP_NAMES[OP_L]]
     }
+    /// A word's shape as categorical fields (crate::fields); `None`: no encoding.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        None
+    }
+    /// `x` as fields, one per entry of `out`.
+    fn fields(&self, x: &Self::State, out: &mut [u8]) {
+        let _ = (x, out);
+    }
 }
 
 /// The actions the model applies to `s`: all four (search, plan), or the applicable ones (+).
