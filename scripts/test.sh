@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --profile ci -- -D warnings
 cargo test --profile ci
-# The DNC trained by backpropagation (crates/nhc-dnc, on candle) is not a default member.
-cargo test --profile ci -p nhc-dnc
+# The DNC trained by backpropagation (crates/nhc-dnc, on candle) is not a default member, and
+# `nhc dnc` needs the feature `dnc`; one thread, as its runs train (results do not depend on it).
+cargo clippy -p nhc-cli --all-targets --profile ci --features dnc -- -D warnings
+RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-dnc
+RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-cli --features dnc --test dnc
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" numpy pytest
 PATH="$PWD/.venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile ci" \

@@ -139,6 +139,8 @@ pub enum TrainError {
     Dnc(#[from] DncError),
     #[error(transparent)]
     Candle(#[from] candle_core::Error),
+    #[error(transparent)]
+    Read(#[from] nhc_io::limits::LimitError),
     #[error("task `{task}` on domain `{domain}` has no field encoding for the DNC")]
     NoFields { task: String, domain: String },
     #[error("{}: {source}", path.display())]
@@ -201,8 +203,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, TrainError> {
-    let text = nhc_io::limits::read_text(path, "run file", nhc_io::limits::MAX_STATE_BYTES)
-        .map_err(|e| TrainError::Io { path: path.into(), source: std::io::Error::other(e) })?;
+    let text = nhc_io::limits::read_text(path, "run file", nhc_io::limits::MAX_STATE_BYTES)?;
     serde_json::from_str(&text).map_err(|source| TrainError::Json { path: path.into(), source })
 }
 
@@ -229,6 +230,7 @@ pub fn train(
         (Some(c), Some(old)) if c != old => return Err(TrainError::Different { path: dir.into() }),
         (_, Some(old)) => old,
         (Some(c), None) => {
+            Bound::new(&c)?; // a run that cannot start leaves no config behind
             write_json(&config_path, &c)?;
             c
         }
