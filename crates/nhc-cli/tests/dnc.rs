@@ -116,6 +116,15 @@ mod with_dnc {
         fails_with(&["dnc", "eval", "--run", out, "--level", "2"], "config.json");
         ok(&["dnc", "train", "--task", "copy", "--out", out, "--iterations", "2", "--quiet"]);
         fails_with(&["dnc", "eval", "--run", out, "--level", "0"], "level must be at least 1");
+        let sort = dir.path().join("sort");
+        let sort = sort.to_str().unwrap();
+        ok(&["dnc", "train", "--task", "sort", "--out", sort, "--iterations", "1", "--quiet"]);
+        fails_with(&["dnc", "eval", "--run", sort, "--level", "1000", "--samples", "1"], "link matrix");
+        let cp = std::fs::read_to_string(dir.path().join("r/checkpoint.json")).unwrap();
+        let tensors =
+            serde_json::from_str::<serde_json::Value>(&cp).unwrap()["tensors"].as_str().unwrap().to_string();
+        std::fs::write(dir.path().join("r").join(&tensors), b"not a tensor file").unwrap();
+        fails_with(&["dnc", "eval", "--run", out, "--level", "2"], "not a checkpoint's tensors");
         std::fs::write(dir.path().join("r/checkpoint.json"), "{").unwrap();
         fails_with(&["dnc", "eval", "--run", out, "--level", "2"], "checkpoint.json");
     }

@@ -25,6 +25,9 @@ pub fn evaluate(bound: &Bound, level: usize, samples: usize, seed: u64) -> Resul
         // One sample first, to learn N; then as many as fit beside it.
         let first = bound.batch([(level, sample_rng(seed, level, index as u64))])?;
         let n = first.locations;
+        if n.saturating_mul(n) > MAX_LINK_ENTRIES {
+            return Err(TrainError::TooLarge { level, locations: n, max: MAX_LINK_ENTRIES });
+        }
         let chunk = (MAX_LINK_ENTRIES / (n * n).max(1)).clamp(1, samples - index);
         let batch = if chunk == 1 {
             first

@@ -141,6 +141,12 @@ pub enum TrainError {
     Candle(#[from] candle_core::Error),
     #[error(transparent)]
     Read(#[from] nhc_io::limits::LimitError),
+    #[error("{}: not a checkpoint's tensors: {source}", path.display())]
+    Tensors { path: PathBuf, source: candle_core::Error },
+    #[error(
+        "a level-{level} sample needs a memory of {locations} locations: its link matrix (N²) would exceed {max} entries"
+    )]
+    TooLarge { level: usize, locations: usize, max: usize },
     #[error("task `{task}` on domain `{domain}` has no field encoding for the DNC")]
     NoFields { task: String, domain: String },
     #[error("{}: {source}", path.display())]
@@ -245,7 +251,7 @@ pub fn train(
     let tc = config.curriculum.train_config();
     let mut state = if checkpoint_path.exists() {
         let state: State = read_json(&checkpoint_path)?;
-        let tensors = candle_core::safetensors::load(dir.join(&state.tensors), &Device::Cpu)?;
+        let tensors = load_tensors(&dir.join(&state.tensors))?;
         bound.dnc.params.restore(&tensors)?;
         adam.restore(&tensors, state.adam_steps)?;
         truncate_metrics(&dir.join("metrics.jsonl"), state.iteration)?;
@@ -391,12 +397,18 @@ fn truncate_metrics(path: &Path, upto: u64) -> Result<(), TrainError> {
     write_atomic(path, kept.as_bytes()).map_err(io(path))
 }
 
+/// The tensors of a checkpoint.
+fn load_tensors(path: &Path) -> Result<HashMap<String, Tensor>, TrainError> {
+    candle_core::safetensors::load(path, &Device::Cpu)
+        .map_err(|source| TrainError::Tensors { path: path.into(), source })
+}
+
 /// The DNC of the run in `dir` at its last checkpoint, with its config.
 pub fn load(dir: &Path) -> Result<(DncTrainConfig, Bound), TrainError> {
     let config: DncTrainConfig = read_json(&dir.join("config.json"))?;
     let state: State = read_json(&dir.join("checkpoint.json"))?;
     let bound = Bound::new(&config)?;
-    let tensors = candle_core::safetensors::load(dir.join(&state.tensors), &Device::Cpu)?;
+    let tensors = load_tensors(&dir.join(&state.tensors))?;
     bound.dnc.params.restore(&tensors)?;
     Ok((config, bound))
 }
