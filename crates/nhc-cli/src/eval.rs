@@ -24,10 +24,13 @@ pub fn eval(args: &ModelArgs, level: usize, samples: usize, seed: u64, json: boo
         let shown: Vec<String> = r.failed.iter().take(10).map(u64::to_string).collect();
         let more = if r.failed.len() > 10 { ", …" } else { "" };
         text += &format!(
-            "unsolved samples: {}{more} (see one: nhc trace --task {}{} --model {} --level {} --seed {} --index {})\n",
+            "unsolved samples: {}{more} (see one: nhc trace --task {}{}{} --model {} --level {} --seed {} --index {})\n",
             shown.join(", "),
             r.task,
             args.domain.as_deref().map_or(String::new(), |d| format!(" --domain {d}")),
+            args.data_modules
+                .as_deref()
+                .map_or(String::new(), |d| format!(" --data-modules {}", shell_word(&d.to_string_lossy()))),
             shell_word(&args.model),
             r.level,
             r.seed,

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod bench;
 mod comparison;
+mod data_modules;
 mod dnc;
 mod dnc_report;
 mod eval;
@@ -70,6 +71,10 @@ struct ModelArgs {
     model: String,
     #[arg(long, help = variant_help(" (default: the model file's)"))]
     variant: Option<Variant>,
+    /// Run search and plan on learned data modules (a directory of `nhc data-modules train`);
+    /// the world is the one they were trained on.
+    #[arg(long)]
+    data_modules: Option<PathBuf>,
 }
 
 /// `--variant`'s help: every variant's name, from `Variant::ALL`.
@@ -80,7 +85,25 @@ fn variant_help(extra: &str) -> String {
 impl ModelArgs {
     /// The task and the loaded model.
     fn load(&self) -> Result<(&'static dyn AnyTask, Model)> {
-        let task = find_in(&self.task, self.domain.as_deref())?;
+        let task = match &self.data_modules {
+            None => find_in(&self.task, self.domain.as_deref())?,
+            Some(dir) => {
+                let nets = nhc_tasks::search_plan::learned::DataNets::load(dir)?;
+                if let Some(d) = self.domain.as_deref().filter(|d| *d != nets.meta.world) {
+                    bail!(
+                        "--domain {d}: the data modules in {} were trained on {}",
+                        dir.display(),
+                        nets.meta.world
+                    );
+                }
+                let task = nhc_tasks::search_plan::learned::with_data_modules(
+                    &self.task,
+                    std::sync::Arc::new(nets),
+                )?;
+                // One task per process, for the lifetime the registry's tasks have.
+                &*Box::leak(task)
+            }
+        };
         let model = Model::from_arg(&self.model, task, self.variant)?;
         Ok((task, model))
     }
@@ -259,6 +282,10 @@ enum Command {
     /// `--features dnc`).
     #[command(subcommand)]
     Dnc(dnc::DncCommand),
+    /// Data modules learned in a supervised way (search and plan; needs a build with
+    /// `--features data-modules`).
+    #[command(subcommand, name = "data-modules")]
+    DataModules(data_modules::DataModulesCommand),
 }
 
 fn main() {
@@ -337,6 +364,7 @@ fn real_main() -> Result<()> {
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
         Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),
         Command::Dnc(command) => dnc::run(command),
+        Command::DataModules(command) => data_modules::run(command),
     }
 }
 

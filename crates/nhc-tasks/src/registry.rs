@@ -33,6 +33,8 @@ pub enum TaskError {
     Limit(#[from] LimitError),
     #[error(transparent)]
     Episode(#[from] crate::episode::EpisodeError),
+    #[error(transparent)]
+    Learned(#[from] crate::search_plan::learned::LearnedError),
     #[error("input for task `{task}`: {source}")]
     Input { task: &'static str, source: InputError },
 }

@@ -23,6 +23,7 @@
 //! sliding puzzle) and [`blocks`] (block stacking) are two.
 
 pub mod blocks;
+pub mod learned;
 pub mod maps;
 pub mod modules;
 pub mod permuted;

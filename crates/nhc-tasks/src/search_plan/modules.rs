@@ -1,7 +1,7 @@
 //! Input and ALU of the family and its config.
 
 use super::tree::Problem;
-use super::world::{ACTIONS, World, actions};
+use super::world::{ACTIONS, World, module_actions};
 use crate::flag;
 use nhc_model::{Config, DataModules, Signals};
 
@@ -106,7 +106,7 @@ impl<W: World> DataModules for SearchModules<W> {
         };
         self.started = true;
         let c2_prev = self.found;
-        let e = self.world.equal(&d_i, if c2_prev { &self.start } else { &self.goal });
+        let e = self.world.module_equal(&d_i, if c2_prev { &self.start } else { &self.goal });
         let c2 = e || c2_prev;
         let c_p = [flag(!e && !c2_prev), flag(c2), flag(!e && c2), flag(e && c2_prev)];
         if c2 && !c2_prev {
@@ -126,7 +126,7 @@ impl<W: World> DataModules for SearchModules<W> {
         s.controller.copy_from_slice(&c_p);
         s.bus.copy_from_slice(&c_p);
         if self.plus {
-            let a = self.world.applicable(&d_i);
+            let a = self.world.module_applicable(&d_i);
             for (k, on) in a.iter().enumerate() {
                 s.memory[k] = flag(*on);
             }
@@ -140,8 +140,8 @@ impl<W: World> DataModules for SearchModules<W> {
     fn alu(&mut self, reads: &[W::State], op: usize, feedback: &mut [f32]) -> W::State {
         let s = &reads[0];
         let (out, last, nop) = if op < ACTIONS {
-            let mask = actions(&self.world, s, self.plus);
-            (self.world.apply(s, op), !mask[op + 1..].iter().any(|&b| b), false)
+            let mask = module_actions(&self.world, s, self.plus);
+            (self.world.module_apply(s, op), !mask[op + 1..].iter().any(|&b| b), false)
         } else {
             (s.clone(), false, true)
         };

@@ -142,4 +142,19 @@ impl<const N: usize> World for SokobanPermuted<N> {
     fn action_names(&self) -> [&'static str; ACTIONS] {
         ["U", "R", "D", "L"]
     }
+    /// One field per cell, row by row: its code (the one-hot position), not its meaning.
+    fn field_shape(&self) -> Option<crate::FieldShape> {
+        Some(crate::FieldShape { count: N * N, classes: 4 })
+    }
+    fn fields(&self, s: &PermutedBoard<N>, out: &mut [u8]) {
+        for (k, f) in out.iter_mut().enumerate() {
+            *f = s.codes[k / N][k % N];
+        }
+    }
+    fn state_of_fields(&self, f: &[u8]) -> Option<PermutedBoard<N>> {
+        if f.len() != N * N || f.iter().any(|&c| c > 3) {
+            return None;
+        }
+        Some(PermutedBoard { codes: std::array::from_fn(|r| std::array::from_fn(|c| f[r * N + c])) })
+    }
 }

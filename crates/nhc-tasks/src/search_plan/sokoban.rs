@@ -247,6 +247,16 @@ impl<const N: usize> World for Sokoban<N> {
             *f = s.cell(k / N, k % N) as u8;
         }
     }
+    fn state_of_fields(&self, f: &[u8]) -> Option<Board<N>> {
+        if f.len() != N * N {
+            return None;
+        }
+        let mut board = Board::default();
+        for (k, &code) in f.iter().enumerate() {
+            board.set(k / N, k % N, *Cell::ALL.get(usize::from(code))?);
+        }
+        Some(board)
+    }
     fn random_state(&self, rng: &mut SampleRng) -> Board<N> {
         Board::random(rng)
     }

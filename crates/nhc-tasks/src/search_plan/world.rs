@@ -19,6 +19,7 @@ pub const OP_NAMES: [&str; 5] = ["U", "R", "D", "L", "N"];
 /// A planning domain: what the data modules see of it, the action model A (`apply`), the action
 /// mask a (`applicable`) and the equality test E_t (`equal`), all hand-coded and exact (MODEL §4);
 /// and what the task needs around them: random starts, reading a user's state and printing one.
+/// The Input and the ALU call them through `module_*`, which learned data modules replace.
 pub trait World: Clone + Send + Sync + 'static {
     type State: Clone + Default + Eq + Hash + Debug + Send + Sync;
     /// The domain's name.
@@ -58,11 +59,34 @@ pub trait World: Clone + Send + Sync + 'static {
     fn fields(&self, x: &Self::State, out: &mut [u8]) {
         let _ = (x, out);
     }
+    /// The state whose fields are `f`, if there is one.
+    fn state_of_fields(&self, f: &[u8]) -> Option<Self::State> {
+        let _ = f;
+        None
+    }
+    /// The ALU's action model A: the world's own rules ([`World::apply`]) unless the data modules
+    /// are learned ([`super::learned::Learned`]).
+    fn module_apply(&self, s: &Self::State, action: usize) -> Self::State {
+        self.apply(s, action)
+    }
+    /// The Input's action mask a (see [`World::module_apply`]).
+    fn module_applicable(&self, s: &Self::State) -> [bool; ACTIONS] {
+        self.applicable(s)
+    }
+    /// The Input's E_t (see [`World::module_apply`]).
+    fn module_equal(&self, a: &Self::State, b: &Self::State) -> bool {
+        self.equal(a, b)
+    }
 }
 
 /// The actions the model applies to `s`: all four (search, plan), or the applicable ones (+).
 pub fn actions<W: World>(world: &W, s: &W::State, plus: bool) -> [bool; ACTIONS] {
     if plus { world.applicable(s) } else { [true; ACTIONS] }
+}
+
+/// The actions the ALU applies to `s`, by the data modules' mask ([`World::module_applicable`]).
+pub fn module_actions<W: World>(world: &W, s: &W::State, plus: bool) -> [bool; ACTIONS] {
+    if plus { world.module_applicable(s) } else { [true; ACTIONS] }
 }
 
 /// The children of `s` in the model's order: `(action, state)` for every action it applies.

@@ -1,0 +1,53 @@
+//! `nhc data-modules train`: the search-and-plan data modules (equality, action mask, action
+//! model) learned in a supervised way (crate `nhc-learned`, on candle), with their accuracies on
+//! held-out states. Built only with the feature `data-modules`.
+
+use clap::Subcommand;
+use std::path::PathBuf;
+
+#[derive(Subcommand)]
+pub enum DataModulesCommand {
+    /// Train the data modules of a world and measure them on held-out states.
+    Train {
+        /// sokoban6, sokoban8 or sokoban-permuted.
+        #[arg(long)]
+        world: String,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Training states (each with all five operations).
+        #[arg(long)]
+        states: Option<usize>,
+        #[arg(long)]
+        epochs: Option<usize>,
+        /// Hidden layers of the action model, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        hidden: Option<Vec<usize>>,
+    },
+}
+
+#[cfg(not(feature = "data-modules"))]
+pub fn run(_: DataModulesCommand) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "this nhc is built without learned data modules; build it with `cargo build --release --features data-modules`"
+    )
+}
+
+#[cfg(feature = "data-modules")]
+pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
+    let DataModulesCommand::Train { world, out, seed, states, epochs, hidden } = command;
+    let mut config = nhc_learned::LearnConfig { seed, ..nhc_learned::LearnConfig::new(&world) };
+    if let Some(s) = states {
+        anyhow::ensure!(s > 0, "--states must be at least 1");
+        config.states = s;
+    }
+    if let Some(e) = epochs {
+        config.epochs = e;
+    }
+    if let Some(h) = hidden {
+        config.action_hidden = h;
+    }
+    let accuracy = nhc_learned::learn(&config, &out, &mut |line| eprintln!("{line}"))?;
+    crate::emit(&format!("{}\n", serde_json::to_string(&accuracy)?))
+}

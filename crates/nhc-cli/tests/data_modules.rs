@@ -1,0 +1,108 @@
+//! `nhc data-modules train` and `--data-modules` on eval, run and trace: the learned search and
+//! plan models on learned data modules (with the feature `data-modules`), and the plain refusal
+//! of a build without it.
+
+use std::process::{Command, Output};
+
+fn nhc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nhc"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("nhc runs")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = nhc(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(needle), "{args:?}: expected `{needle}` in `{err}`");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[cfg(feature = "data-modules")]
+fn ok(args: &[&str]) -> String {
+    let out = nhc(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[cfg(not(feature = "data-modules"))]
+#[test]
+fn a_build_without_learned_data_modules_says_how_to_get_them() {
+    fails_with(&["data-modules", "train", "--world", "sokoban6", "--out", "x"], "--features data-modules");
+}
+
+#[test]
+fn bad_data_module_directories_are_refused() {
+    let dir = std::env::temp_dir().join(format!("nhc-dm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let args =
+        ["eval", "--task", "search", "--model", "models/search.json", "--level", "2", "--data-modules", d];
+    fails_with(&args, "data_modules.json");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(feature = "data-modules")]
+#[test]
+fn trained_modules_run_the_learned_models() {
+    let dir = std::env::temp_dir().join(format!("nhc-dm-train-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let acc: serde_json::Value = serde_json::from_str(&ok(&[
+        "data-modules",
+        "train",
+        "--world",
+        "sokoban6",
+        "--out",
+        d,
+        "--states",
+        "2000",
+        "--epochs",
+        "1",
+        "--hidden",
+        "64",
+    ]))
+    .unwrap();
+    assert_eq!(acc["states"], 50_000);
+    let models = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/");
+    let search = format!("{models}search.json");
+    let eval = ok(&[
+        "eval",
+        "--task",
+        "search",
+        "--model",
+        &search,
+        "--level",
+        "2",
+        "--samples",
+        "3",
+        "--data-modules",
+        d,
+    ]);
+    assert!(eval.contains("search level 2: solved"), "{eval}");
+    fails_with(
+        &["eval", "--task", "sort", "--model", "scripted", "--level", "2", "--data-modules", d],
+        "no learned data modules",
+    );
+    fails_with(
+        &[
+            "eval",
+            "--task",
+            "search",
+            "--model",
+            &search,
+            "--level",
+            "2",
+            "--data-modules",
+            d,
+            "--domain",
+            "sokoban8",
+        ],
+        "trained on sokoban6",
+    );
+    let trace = nhc(&["trace", "--task", "search", "--model", &search, "--level", "1", "--data-modules", d]);
+    assert!(!String::from_utf8_lossy(&trace.stderr).contains("panicked"));
+    fails_with(&["data-modules", "train", "--world", "mars", "--out", d], "unknown world");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,324 @@
+//! Data modules learned in a supervised way (paper, Supplementary "Search & Plan"): for a world
+//! of the search-and-plan family, the equality E_t (a feed-forward network on differential
+//! rectifier units, 10 hidden units), the action mask a (256 hidden units) and the action model A
+//! (state and operation → next state), all with leaky-ReLU and trained with cross-entropy on
+//! states drawn from the world's exact rules. They are saved in the form
+//! `nhc_tasks::search_plan::learned` reads and runs; accuracies on held-out states are measured
+//! there, on the networks as the NHC runs them.
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use nhc_tasks::FieldShape;
+use nhc_tasks::search_plan::learned::{DataNets, LEAKY_SLOPE, Meta, OPS};
+use nhc_tasks::search_plan::permuted::SokobanPermuted;
+use nhc_tasks::search_plan::sokoban::Sokoban;
+use nhc_tasks::search_plan::{ACTIONS, World};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What can go wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    #[error(transparent)]
+    Candle(#[from] candle_core::Error),
+    #[error(transparent)]
+    Learned(#[from] nhc_tasks::search_plan::learned::LearnedError),
+    #[error("unknown world `{0}`; data modules are learned for sokoban6, sokoban8 and sokoban-permuted")]
+    World(String),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// Sizes and amounts of training.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LearnConfig {
+    pub world: String,
+    pub seed: u64,
+    /// Training states (each with all five operations), and held-out states.
+    pub states: usize,
+    pub held_out: usize,
+    /// Steps of the random walks states are drawn from, after a random start.
+    pub walk: usize,
+    /// Hidden layers of the action model.
+    pub action_hidden: Vec<usize>,
+    /// Hidden units of the mask (paper: 256) and of the equality (paper: 10).
+    pub mask_hidden: usize,
+    pub equality_hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+}
+
+impl LearnConfig {
+    /// The defaults for `world`.
+    pub fn new(world: &str) -> Self {
+        LearnConfig {
+            world: world.into(),
+            seed: 1,
+            states: 200_000,
+            held_out: 50_000,
+            walk: 40,
+            action_hidden: vec![512, 512],
+            mask_hidden: 256,
+            equality_hidden: 10,
+            epochs: 20,
+            batch: 256,
+            learning_rate: 1e-3,
+        }
+    }
+}
+
+/// Held-out accuracies, measured on the saved networks as the NHC runs them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Accuracy {
+    pub states: usize,
+    /// Action model: fields right over fields, and (state, operation) pairs entirely right.
+    pub action_fields: f64,
+    pub action_states: f64,
+    /// (state, operation) pairs with a wrong field, of `states · 5`.
+    pub action_wrong: usize,
+    /// Mask: states with all four actions right.
+    pub mask_states: f64,
+    /// Equality: pairs judged right (half equal, half one move apart).
+    pub equality_pairs: f64,
+}
+
+/// One world's training data: states as fields.
+struct Data {
+    fields: Vec<Vec<u8>>,
+    next: Vec<Vec<Vec<u8>>>,
+    mask: Vec<[bool; ACTIONS]>,
+}
+
+/// States from random walks on random starts: every state met, its successors and its mask.
+fn data<W: World>(world: &W, shape: FieldShape, count: usize, walk: usize, rng: &mut ChaCha8Rng) -> Data {
+    let mut sample_rng = nhc_tasks::SampleRng::seed_from_u64(rng.random());
+    let to_fields = |s: &W::State| {
+        let mut f = vec![0u8; shape.count];
+        world.fields(s, &mut f);
+        f
+    };
+    let mut out = Data { fields: Vec::with_capacity(count), next: Vec::new(), mask: Vec::new() };
+    while out.fields.len() < count {
+        let mut s = world.random_state(&mut sample_rng);
+        let steps = rng.random_range(0..=walk);
+        for _ in 0..=steps {
+            if out.fields.len() == count {
+                break;
+            }
+            let next: Vec<W::State> = (0..ACTIONS).map(|a| world.apply(&s, a)).collect();
+            out.fields.push(to_fields(&s));
+            out.next.push(next.iter().map(&to_fields).chain(std::iter::once(to_fields(&s))).collect());
+            out.mask.push(world.applicable(&s));
+            s = next[rng.random_range(0..ACTIONS)].clone();
+        }
+    }
+    out
+}
+
+fn one_hot(fields: &[u8], shape: FieldShape, out: &mut Vec<f32>) {
+    let start = out.len();
+    out.resize(start + shape.one_hot(), 0.0);
+    for (k, &f) in fields.iter().enumerate() {
+        out[start + k * shape.classes + usize::from(f)] = 1.0;
+    }
+}
+
+/// A stack of linear layers with leaky-ReLU between them, named `NAME.K`.
+struct Net {
+    layers: Vec<Linear>,
+}
+
+impl Net {
+    fn new(vb: &VarBuilder, name: &str, sizes: &[usize]) -> candle_core::Result<Self> {
+        let layers = sizes
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("{name}.{k}"))))
+            .collect::<candle_core::Result<_>>()?;
+        Ok(Net { layers })
+    }
+    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        let mut a = x.clone();
+        for (k, l) in self.layers.iter().enumerate() {
+            a = l.forward(&a)?;
+            if k + 1 < self.layers.len() {
+                a = (a.relu()? - a.neg()?.relu()?.affine(LEAKY_SLOPE.into(), 0.0)?)?;
+            }
+        }
+        Ok(a)
+    }
+}
+
+/// Trains the data modules of `config.world`, saves them in `out` and measures them there.
+pub fn learn(
+    config: &LearnConfig,
+    out: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Accuracy, LearnError> {
+    match config.world.as_str() {
+        "sokoban6" => learn_in(&Sokoban::<6>, config, out, progress),
+        "sokoban8" => learn_in(&Sokoban::<8>, config, out, progress),
+        "sokoban-permuted" => learn_in(&SokobanPermuted::<6>, config, out, progress),
+        w => Err(LearnError::World(w.into())),
+    }
+}
+
+fn learn_in<W: World>(
+    world: &W,
+    config: &LearnConfig,
+    out: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Accuracy, LearnError> {
+    let start = Instant::now();
+    let shape = world.field_shape().ok_or_else(|| LearnError::World(config.world.clone()))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let train = data(world, shape, config.states, config.walk, &mut rng);
+    let device = Device::Cpu;
+    let varmap = VarMap::new();
+    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
+    let word = shape.one_hot();
+    let action_sizes: Vec<usize> = std::iter::once(word + OPS)
+        .chain(config.action_hidden.iter().copied())
+        .chain(std::iter::once(word))
+        .collect();
+    let action = Net::new(&vb, "action", &action_sizes)?;
+    let mask = Net::new(&vb, "mask", &[word, config.mask_hidden, ACTIONS])?;
+    let equality = Net::new(&vb, "equality", &[word, config.equality_hidden, 2])?;
+    let params = ParamsAdamW { lr: config.learning_rate, weight_decay: 0.0, ..Default::default() };
+    let mut adam = AdamW::new(varmap.all_vars(), params)?;
+    let n = train.fields.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    for epoch in 1..=config.epochs {
+        // Fisher–Yates with the run's generator.
+        for i in (1..n).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let mut total = 0.0;
+        for chunk in order.chunks(config.batch) {
+            let loss = batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng, &device)?;
+            total += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
+            adam.backward_step(&loss)?;
+        }
+        progress(&format!(
+            "epoch {epoch}/{}: loss {:.6} ({:.0} s)",
+            config.epochs,
+            total / n as f64,
+            start.elapsed().as_secs_f64()
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|source| LearnError::Io { path: out.into(), source })?;
+    varmap.save(out.join("data_modules.safetensors"))?;
+    let meta = |training: serde_json::Value| Meta { world: config.world.clone(), fields: shape, training };
+    write_meta(out, &meta(serde_json::json!({ "config": config })))?;
+    let nets = DataNets::load(out)?;
+    let held_out = data(world, shape, config.held_out, config.walk, &mut rng);
+    let accuracy = measure(&nets, &held_out, shape, &mut rng);
+    let training = serde_json::json!({
+        "config": config,
+        "accuracy": accuracy,
+        "seconds": start.elapsed().as_secs_f64(),
+        "command": format!("nhc data-modules train --world {} --out {}", config.world, out.display()),
+    });
+    write_meta(out, &meta(training))?;
+    Ok(accuracy)
+}
+
+fn write_meta(out: &Path, meta: &Meta) -> Result<(), LearnError> {
+    let path = out.join("data_modules.json");
+    let text = serde_json::to_string_pretty(meta)
+        .map_err(|e| LearnError::Io { path: path.clone(), source: e.into() })?;
+    nhc_io::write_atomic(&path, text.as_bytes()).map_err(|source| LearnError::Io { path, source })
+}
+
+/// The loss of one batch: the action model on every (state, operation), the mask, and the
+/// equality on each state against itself and against one of its successors.
+#[allow(clippy::too_many_arguments)]
+fn batch_loss(
+    d: &Data,
+    rows: &[usize],
+    shape: FieldShape,
+    action: &Net,
+    mask: &Net,
+    equality: &Net,
+    rng: &mut ChaCha8Rng,
+    device: &Device,
+) -> candle_core::Result<Tensor> {
+    let (word, b) = (shape.one_hot(), rows.len());
+    let mut x = Vec::with_capacity(b * word);
+    let mut xa = Vec::with_capacity(b * OPS * (word + OPS));
+    let mut ya: Vec<u32> = Vec::with_capacity(b * OPS * shape.count);
+    let mut ym: Vec<f32> = Vec::with_capacity(b * ACTIONS);
+    let mut xe = Vec::with_capacity(2 * b * word);
+    let mut ye: Vec<u32> = Vec::with_capacity(2 * b);
+    let mut tmp = Vec::new();
+    for &i in rows {
+        tmp.clear();
+        one_hot(&d.fields[i], shape, &mut tmp);
+        x.extend_from_slice(&tmp);
+        for op in 0..OPS {
+            xa.extend_from_slice(&tmp);
+            xa.extend((0..OPS).map(|k| if k == op { 1.0 } else { 0.0 }));
+            ya.extend(d.next[i][op].iter().map(|&f| u32::from(f)));
+        }
+        ym.extend(d.mask[i].iter().map(|&m| if m { 1.0 } else { 0.0 }));
+        // Equal pair: |a − a| = 0. Unequal: a successor that differs, else another state.
+        xe.extend(std::iter::repeat_n(0.0, word));
+        ye.push(1);
+        let other = d.next[i][..ACTIONS].iter().find(|f| **f != d.fields[i]).cloned();
+        let other = other.unwrap_or_else(|| d.fields[rng.random_range(0..d.fields.len())].clone());
+        let mut o = Vec::new();
+        one_hot(&other, shape, &mut o);
+        xe.extend(tmp.iter().zip(&o).map(|(p, q)| (p - q).abs()));
+        ye.push(u32::from(other == d.fields[i]));
+    }
+    let xa = Tensor::from_vec(xa, (b * OPS, word + OPS), device)?;
+    let logits = action.forward(&xa)?.reshape((b * OPS * shape.count, shape.classes))?;
+    let la = candle_nn::loss::cross_entropy(&logits, &Tensor::from_vec(ya, b * OPS * shape.count, device)?)?;
+    let x = Tensor::from_vec(x, (b, word), device)?;
+    let lm = candle_nn::loss::binary_cross_entropy_with_logit(
+        &mask.forward(&x)?,
+        &Tensor::from_vec(ym, (b, ACTIONS), device)?,
+    )?;
+    let xe = Tensor::from_vec(xe, (2 * b, word), device)?;
+    let le = candle_nn::loss::cross_entropy(&equality.forward(&xe)?, &Tensor::from_vec(ye, 2 * b, device)?)?;
+    (la + lm)? + le
+}
+
+/// Held-out accuracies of the saved networks (plain Rust, as the NHC runs them).
+fn measure(nets: &DataNets, d: &Data, shape: FieldShape, rng: &mut ChaCha8Rng) -> Accuracy {
+    let n = d.fields.len();
+    let (mut fields_right, mut states_right, mut mask_right, mut eq_right) = (0usize, 0usize, 0usize, 0usize);
+    let mut x = Vec::new();
+    let mut o = Vec::new();
+    for i in 0..n {
+        x.clear();
+        one_hot(&d.fields[i], shape, &mut x);
+        for op in 0..OPS {
+            let got = nets.apply(&x, op);
+            let right = got.iter().zip(&d.next[i][op]).filter(|(a, b)| a == b).count();
+            fields_right += right;
+            states_right += usize::from(right == shape.count);
+        }
+        mask_right += usize::from(nets.applicable(&x) == d.mask[i]);
+        eq_right += usize::from(nets.equal(&x, &x));
+        let j = rng.random_range(0..OPS - 1);
+        let other =
+            if d.next[i][j] != d.fields[i] { &d.next[i][j] } else { &d.fields[rng.random_range(0..n)] };
+        o.clear();
+        one_hot(other, shape, &mut o);
+        eq_right += usize::from(nets.equal(&x, &o) == (*other == d.fields[i]));
+    }
+    let pairs = (n * OPS) as f64;
+    Accuracy {
+        states: n,
+        action_fields: fields_right as f64 / (pairs * shape.count as f64),
+        action_states: states_right as f64 / pairs,
+        action_wrong: n * OPS - states_right,
+        mask_states: mask_right as f64 / n as f64,
+        equality_pairs: eq_right as f64 / (2 * n) as f64,
+    }
+}

@@ -1,0 +1,41 @@
+//! A tiny training run: the saved data modules load, and what they learned of sokoban is measured
+//! on held-out states against the world's exact rules.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
+
+use nhc_learned::{LearnConfig, learn};
+use nhc_tasks::search_plan::World;
+use nhc_tasks::search_plan::learned::{DataNets, Learned};
+use nhc_tasks::search_plan::sokoban::Sokoban;
+use std::sync::Arc;
+
+#[test]
+fn a_tiny_run_learns_most_of_the_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = LearnConfig {
+        states: 4000,
+        held_out: 500,
+        action_hidden: vec![256],
+        mask_hidden: 64,
+        epochs: 10,
+        batch: 32,
+        learning_rate: 3e-3,
+        ..LearnConfig::new("sokoban6")
+    };
+    let accuracy = learn(&config, dir.path(), &mut |line| eprintln!("{line}")).unwrap();
+    eprintln!("{accuracy:?}");
+    assert_eq!(accuracy.states, 500);
+    // A few epochs on 4 000 states: the action model beats copying the state (which gets ~98 %
+    // of the fields right), the mask and the equality beat chance.
+    assert!(accuracy.action_fields > 0.99, "{accuracy:?}");
+    assert!(accuracy.mask_states > 0.5, "{accuracy:?}");
+    assert!(accuracy.equality_pairs > 0.9, "{accuracy:?}");
+    let nets = Arc::new(DataNets::load(dir.path()).unwrap());
+    assert_eq!(nets.meta.world, "sokoban6");
+    assert!(nets.meta.training["accuracy"]["states"] == 500);
+    // They run on the world they were trained on, and on no other.
+    assert!(Learned::new(Sokoban::<6>, nets.clone()).is_ok());
+    assert!(Learned::new(Sokoban::<8>, nets).is_err());
+    assert!(learn(&LearnConfig::new("mars"), dir.path(), &mut |_| {}).is_err());
+    let _ = Sokoban::<6>.name();
+}
