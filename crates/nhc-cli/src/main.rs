@@ -241,6 +241,10 @@ enum Command {
         /// Print one JSON object per domain and level (`nhc eval --json`'s) instead of the table.
         #[arg(long)]
         json: bool,
+        /// Run search and plan on learned data modules (a directory of `nhc data-modules
+        /// train`) instead of on the other domains.
+        #[arg(long)]
+        data_modules: Option<PathBuf>,
     },
     /// List the tasks: their domains, ALU operations and θ sizes under each model variant.
     Tasks {
@@ -347,13 +351,16 @@ fn real_main() -> Result<()> {
                 config,
             })
         }
-        Command::Transfer { task, model, draw, json } => transfer::transfer(&transfer::Transfer {
-            task,
-            model,
-            samples: draw.samples,
-            seed: draw.seed,
-            json,
-        }),
+        Command::Transfer { task, model, draw, json, data_modules } => {
+            transfer::transfer(&transfer::Transfer {
+                task,
+                model,
+                samples: draw.samples,
+                seed: draw.seed,
+                json,
+                data_modules,
+            })
+        }
         Command::Tasks { json } => tasks::tasks(json),
         Command::Report { dirs, out: None } if dirs.len() == 1 => {
             let (dnc, _) = comparison::split_dnc(&dirs);

@@ -12,6 +12,9 @@ use nhc_tasks::{
 };
 use std::path::{Path, PathBuf};
 
+/// The tasks with learned data modules.
+const LEARNED_TASKS: [&str; 4] = ["search", "plan", "search+", "plan+"];
+
 /// The training levels: the curriculum's 1–10 and the mixed level 11 (MODEL §7).
 pub const TRAINING_LEVELS: std::ops::RangeInclusive<usize> = 1..=11;
 /// The test levels beyond training.
@@ -25,6 +28,9 @@ pub struct Transfer {
     pub samples: usize,
     pub seed: u64,
     pub json: bool,
+    /// Learned data modules (`nhc data-modules train`): the models run on them, in the world
+    /// they were trained on, instead of on the other domains.
+    pub data_modules: Option<PathBuf>,
 }
 
 /// One domain's results.
@@ -38,6 +44,15 @@ struct Row {
 }
 
 pub fn transfer(t: &Transfer) -> Result<()> {
+    let nets = match &t.data_modules {
+        Some(dir) => Some(std::sync::Arc::new(nhc_tasks::search_plan::learned::DataNets::load(dir)?)),
+        None => None,
+    };
+    // The tasks a job can run on: the other domains, or the learned data modules.
+    let has_domains = |name: &str| match &nets {
+        Some(_) => LEARNED_TASKS.contains(&name),
+        None => !transfer_domains(name).is_empty(),
+    };
     let jobs: Vec<(&'static str, PathBuf)> = if t.task == "all" {
         if !t.model.is_dir() {
             bail!("with --task all, --model must be a directory of model files (TASK.json)");
@@ -45,7 +60,7 @@ pub fn transfer(t: &Transfer) -> Result<()> {
         let mut jobs = Vec::new();
         for name in nhc_tasks::names() {
             let path = t.model.join(format!("{name}.json"));
-            if path.is_file() && !transfer_domains(name).is_empty() {
+            if path.is_file() && has_domains(name) {
                 jobs.push((find(name)?.name(), path));
             }
         }
@@ -55,15 +70,30 @@ pub fn transfer(t: &Transfer) -> Result<()> {
         jobs
     } else {
         let name = find(&t.task)?.name();
-        if transfer_domains(name).is_empty() {
-            bail!("task `{name}` has no domain besides its training domain");
+        if !has_domains(name) {
+            match nets {
+                Some(_) => {
+                    bail!("task `{name}` has no learned data modules (search, plan, search+ and plan+ have)")
+                }
+                None => bail!("task `{name}` has no domain besides its training domain"),
+            }
         }
         vec![(name, t.model.clone())]
     };
     let mut rows = Vec::new();
     for (name, path) in jobs {
-        for domain in transfer_domains(name) {
-            let task = find_in(name, Some(domain))?;
+        let tasks: Vec<&'static dyn AnyTask> = match &nets {
+            // One task per process and name, for the lifetime the registry's tasks have.
+            Some(nets) => {
+                vec![&*Box::leak(nhc_tasks::search_plan::learned::with_data_modules(name, nets.clone())?)]
+            }
+            None => transfer_domains(name)
+                .into_iter()
+                .map(|d| find_in(name, Some(d)))
+                .collect::<Result<_, _>>()?,
+        };
+        for task in tasks {
+            let domain = task.domain();
             let row = run_domain(task, &path, t.samples, t.seed)?;
             if t.json {
                 let mut text = String::new();
