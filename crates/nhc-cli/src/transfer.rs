@@ -41,6 +41,8 @@ struct Row {
     max: usize,
     training: Vec<EvalReport>,
     tests: Vec<EvalReport>,
+    /// With learned data modules: (calls, wrong) of A, a and E_t during this row's runs.
+    tally: Option<[(u64, u64); 3]>,
 }
 
 pub fn transfer(t: &Transfer) -> Result<()> {
@@ -94,7 +96,12 @@ pub fn transfer(t: &Transfer) -> Result<()> {
         };
         for task in tasks {
             let domain = task.domain();
-            let row = run_domain(task, &path, t.samples, t.seed)?;
+            let before = nets.as_ref().map(|n| n.tally.counts());
+            let mut row = run_domain(task, &path, t.samples, t.seed)?;
+            if let (Some(n), Some(b)) = (&nets, before) {
+                let now = n.tally.counts();
+                row.tally = Some(std::array::from_fn(|k| (now[k].0 - b[k].0, now[k].1 - b[k].1)));
+            }
             if t.json {
                 let mut text = String::new();
                 for r in row.training.iter().chain(&row.tests) {
@@ -136,7 +143,7 @@ fn run_domain(task: &'static dyn AnyTask, path: &Path, samples: usize, seed: u64
             tests.push(task.evaluate(&model, level, samples, seed)?);
         }
     }
-    Ok(Row { task: task.name(), domain: task.domain(), max, training, tests })
+    Ok(Row { task: task.name(), domain: task.domain(), max, training, tests, tally: None })
 }
 
 /// `solved/samples` over `reports`, with the level when it is not the asked one.
@@ -176,6 +183,15 @@ fn table(rows: &[Row], samples: usize) -> String {
             test(0),
             test(1)
         );
+    }
+    if rows.iter().any(|r| r.tally.is_some()) {
+        s += "\nWhere the learned data modules differed from the world's exact rules, over every run above (wrong / calls):\n\n| task | action model A | action mask a | equality E_t |\n|---|---:|---:|---:|\n";
+        for r in rows {
+            if let Some(t) = r.tally {
+                let c = |(calls, wrong): (u64, u64)| format!("{wrong} / {calls}");
+                s += &format!("| {} | {} | {} | {} |\n", r.task, c(t[0]), c(t[1]), c(t[2]));
+            }
+        }
     }
     s
 }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The slope of leaky-ReLU for x < 0.
 pub const LEAKY_SLOPE: f32 = 0.01;
@@ -106,8 +107,31 @@ impl Mlp {
     }
 }
 
+/// How often the learned modules were asked and how often they differed from the world's exact
+/// rules, since loading (over every thread).
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub apply: [AtomicU64; 2],
+    pub mask: [AtomicU64; 2],
+    pub equal: [AtomicU64; 2],
+}
+
+impl Tally {
+    fn count(slot: &[AtomicU64; 2], wrong: bool) {
+        slot[0].fetch_add(1, Ordering::Relaxed);
+        if wrong {
+            slot[1].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    /// (calls, wrong) of A, a and E_t.
+    pub fn counts(&self) -> [(u64, u64); 3] {
+        [&self.apply, &self.mask, &self.equal]
+            .map(|s| (s[0].load(Ordering::Relaxed), s[1].load(Ordering::Relaxed)))
+    }
+}
+
 /// The three networks of a world's data modules.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct DataNets {
     pub meta: Meta,
     /// E_t on the differential rectifier units `|a − b|` of two one-hot words: 2 logits
@@ -117,6 +141,8 @@ pub struct DataNets {
     pub mask: Mlp,
     /// A on `[word; one-hot operation]`: `count · classes` logits, argmax per field.
     pub action: Mlp,
+    /// Calls and differences from the exact rules.
+    pub tally: Tally,
 }
 
 impl DataNets {
@@ -153,6 +179,7 @@ impl DataNets {
             mask: net("mask", word)?,
             action: net("action", word + OPS)?,
             meta,
+            tally: Tally::default(),
         };
         let outputs = [(&nets.equality, 2), (&nets.mask, ACTIONS), (&nets.action, word)];
         if let Some((n, want)) = outputs.iter().find(|(n, want)| n.outputs() != *want) {
@@ -278,13 +305,19 @@ impl<W: World> World for Learned<W> {
     /// leaves the state unchanged, which the trace then finds wrong).
     fn module_apply(&self, s: &W::State, action: usize) -> W::State {
         let fields = self.nets.apply(&self.one_hot(s), action);
-        self.world.state_of_fields(&fields).unwrap_or_else(|| s.clone())
+        let out = self.world.state_of_fields(&fields).unwrap_or_else(|| s.clone());
+        Tally::count(&self.nets.tally.apply, out != self.world.apply(s, action));
+        out
     }
     fn module_applicable(&self, s: &W::State) -> [bool; ACTIONS] {
-        self.nets.applicable(&self.one_hot(s))
+        let out = self.nets.applicable(&self.one_hot(s));
+        Tally::count(&self.nets.tally.mask, out != self.world.applicable(s));
+        out
     }
     fn module_equal(&self, a: &W::State, b: &W::State) -> bool {
-        self.nets.equal(&self.one_hot(a), &self.one_hot(b))
+        let out = self.nets.equal(&self.one_hot(a), &self.one_hot(b));
+        Tally::count(&self.nets.tally.equal, out != self.world.equal(a, b));
+        out
     }
 }
 
