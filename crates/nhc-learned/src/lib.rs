@@ -30,6 +30,8 @@ pub enum LearnError {
     World(String),
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    #[error("training diverged in epoch {epoch} (the loss is not finite)")]
+    Diverged { epoch: usize },
 }
 
 /// Sizes and amounts of training.
@@ -193,6 +195,9 @@ fn learn_in<W: World>(
     let n = train.fields.len();
     let mut order: Vec<usize> = (0..n).collect();
     for epoch in 1..=config.epochs {
+        // The step size falls linearly to a small share of itself over the epochs.
+        let left = 1.0 - (epoch - 1) as f64 / config.epochs as f64;
+        adam.set_learning_rate(config.learning_rate * left.max(0.05));
         // Fisher–Yates with the run's generator.
         for i in (1..n).rev() {
             order.swap(i, rng.random_range(0..=i));
@@ -202,6 +207,9 @@ fn learn_in<W: World>(
             let loss = batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng, &device)?;
             total += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
             adam.backward_step(&loss)?;
+        }
+        if !total.is_finite() {
+            return Err(LearnError::Diverged { epoch });
         }
         progress(&format!(
             "epoch {epoch}/{}: loss {:.6} ({:.0} s)",
@@ -279,13 +287,18 @@ fn batch_loss(
     let logits = action.forward(&xa)?.reshape((b * OPS * shape.count, shape.classes))?;
     let la = candle_nn::loss::cross_entropy(&logits, &Tensor::from_vec(ya, b * OPS * shape.count, device)?)?;
     let x = Tensor::from_vec(x, (b, word), device)?;
-    let lm = candle_nn::loss::binary_cross_entropy_with_logit(
-        &mask.forward(&x)?,
-        &Tensor::from_vec(ym, (b, ACTIONS), device)?,
-    )?;
+    let lm = binary_cross_entropy(&mask.forward(&x)?, &Tensor::from_vec(ym, (b, ACTIONS), device)?)?;
     let xe = Tensor::from_vec(xe, (2 * b, word), device)?;
     let le = candle_nn::loss::cross_entropy(&equality.forward(&xe)?, &Tensor::from_vec(ye, 2 * b, device)?)?;
     (la + lm)? + le
+}
+
+/// The mean binary cross-entropy of logits `x` against targets `t` in {0, 1}, in the form that
+/// stays finite for any logit: `max(x, 0) − x·t + ln(1 + e^(−|x|))` (candle-nn's goes through
+/// σ(x) and its logarithm, which is −∞ once σ(x) rounds to 1).
+fn binary_cross_entropy(x: &Tensor, t: &Tensor) -> candle_core::Result<Tensor> {
+    let soft = (x.abs()?.neg()?.exp()? + 1.0)?.log()?;
+    ((x.relu()? - (x * t)?)? + soft)?.mean_all()
 }
 
 /// Held-out accuracies of the saved networks (plain Rust, as the NHC runs them).
@@ -320,5 +333,21 @@ fn measure(nets: &DataNets, d: &Data, shape: FieldShape, rng: &mut ChaCha8Rng) -
         action_wrong: n * OPS - states_right,
         mask_states: mask_right as f64 / n as f64,
         equality_pairs: eq_right as f64 / (2 * n) as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_cross_entropy_is_exact_and_finite() {
+        let x = Tensor::new(&[0.0f32, 2.0, -3.0, 200.0, -200.0], &Device::Cpu).unwrap();
+        let t = Tensor::new(&[1.0f32, 0.0, 0.0, 1.0, 1.0], &Device::Cpu).unwrap();
+        let got = binary_cross_entropy(&x, &t).unwrap().to_scalar::<f32>().unwrap();
+        // −ln σ(0), −ln(1 − σ(2)), −ln(1 − σ(−3)), −ln σ(200) ≈ 0, −ln σ(−200) = 200.
+        let s = |v: f64| 1.0 / (1.0 + (-v).exp());
+        let want = (-(s(0.0)).ln() - (1.0 - s(2.0)).ln() - (1.0 - s(-3.0)).ln() + 0.0 + 200.0) / 5.0;
+        assert!((f64::from(got) - want).abs() < 1e-4, "{got} vs {want}");
     }
 }
