@@ -252,8 +252,13 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         crate::plots::learning_curves(&panels, Path::new(&stem), &crate::plots::FITNESS)?;
         format!(
             "## Learning curves\n\nPer task, θ's batch fitness against iterations (log scale), mean ± standard \
-             error over the runs, one line per model; for the DNC trained by backpropagation, the share of \
-             the batch's expected operations and read fields it got right.\n\n{link}\n\n"
+             error over the runs, one line per model{}.\n\n{link}\n\n",
+            if dnc.is_empty() {
+                ""
+            } else {
+                "; for the DNC trained by backpropagation, the share of the batch's expected operations \
+                 and read fields it got right"
+            }
         )
     } else {
         let earlier = Path::new(&format!("{stem}.png")).exists();
@@ -275,12 +280,16 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
          quartiles; the paper does not say whether it counts all lineages or the surviving one, \
          Lineages has both); last level: \
          last level learned ~ last level solved, medians (to the quartiles); level L: perfect runs ~ \
-         solved samples. The DNC (trained by backpropagation, `nhc dnc row`): iterations are all its \
-         iterations, each an Adam step; a test level above one where it solved nothing is not \
-         evaluated (\"–\").\n\n{md}\n{lineages}{figure}",
+         solved samples.{}\n\n{md}\n{lineages}{figure}",
         paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
         out.display(),
-        runs.len()
+        runs.len() + dnc.len(),
+        if dnc.is_empty() {
+            ""
+        } else {
+            " The DNC (trained by backpropagation, `nhc dnc row`): iterations are all its iterations, \
+             each an Adam step; a test level above one where it solved nothing is not evaluated (\"–\")."
+        },
     );
     write_atomic(out, text.as_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
     eprintln!("wrote {}", out.display());
