@@ -2,30 +2,8 @@
 //! plan models on learned data modules (with the feature `data-modules`), and the plain refusal
 //! of a build without it.
 
-use std::process::{Command, Output};
-
-fn nhc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nhc"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
-        .output()
-        .expect("nhc runs")
-}
-
-fn fails_with(args: &[&str], needle: &str) {
-    let out = nhc(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(err.contains(needle), "{args:?}: expected `{needle}` in `{err}`");
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-#[cfg(feature = "data-modules")]
-fn ok(args: &[&str]) -> String {
-    let out = nhc(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod common;
+use common::*;
 
 #[cfg(not(feature = "data-modules"))]
 #[test]

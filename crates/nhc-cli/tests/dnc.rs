@@ -1,23 +1,8 @@
 //! `nhc dnc`: the DNC trained by backpropagation from the command line (with the feature `dnc`),
 //! and the plain refusal of a build without it.
 
-use std::process::{Command, Output};
-
-fn nhc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nhc"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
-        .output()
-        .expect("nhc runs")
-}
-
-fn fails_with(args: &[&str], needle: &str) {
-    let out = nhc(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(err.contains(needle), "{args:?}: expected `{needle}` in `{err}`");
-    assert!(!err.contains("panicked"), "{err}");
-}
+mod common;
+use common::*;
 
 #[cfg(not(feature = "dnc"))]
 #[test]
@@ -28,12 +13,6 @@ fn a_build_without_the_dnc_says_how_to_get_it() {
 #[cfg(feature = "dnc")]
 mod with_dnc {
     use super::*;
-
-    fn ok(args: &[&str]) -> String {
-        let out = nhc(args);
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
 
     #[test]
     fn train_resume_eval_row_and_report() {
