@@ -52,9 +52,11 @@ def main(dirs):
         t = meta["training"]
         a, c = t["accuracy"], t["config"]
         out += [f"## {meta['world']} ({d})", "",
-                f"Trained by `{t['command']}` in {t['seconds']:.0f} s: {c['states']} states from random walks "
-                f"of up to {c['walk']} moves, {c['epochs']} epochs, action model hidden layers "
-                f"{c['action_hidden']}, mask {c['mask_hidden']}, equality {c['equality_hidden']}.", "",
+                f"Trained by `{t['command']}` in {t['seconds']:.0f} s: {c['epochs']} epochs of {c['states']} fresh "
+                f"states from random walks of up to {c['walk']} moves"
+                + (f", replaying up to {c['replay']} states a network got wrong" if "replay" in c else "")
+                + f"; action model hidden layers {c['action_hidden']}, mask {c['mask_hidden']}, equality "
+                f"{c['equality_hidden']}.", "",
                 f"Held out ({a['states']} states): action model {100 * a['action_fields']:.4f} % of cells and "
                 f"{100 * a['action_states']:.3f} % of (state, operation) pairs right ({a['action_wrong']} wrong of "
                 f"{5 * a['states']}); mask {100 * a['mask_states']:.3f} % of states; equality "

@@ -16,7 +16,7 @@ pub enum DataModulesCommand {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Training states (each with all five operations).
+        /// Fresh training states per epoch (each with all five operations).
         #[arg(long)]
         states: Option<usize>,
         #[arg(long)]
@@ -24,6 +24,9 @@ pub enum DataModulesCommand {
         /// Hidden layers of the action model, comma-separated.
         #[arg(long, value_delimiter = ',')]
         hidden: Option<Vec<usize>>,
+        /// Hidden layers of the action mask, comma-separated (the paper's: 256).
+        #[arg(long, value_delimiter = ',')]
+        mask_hidden: Option<Vec<usize>>,
     },
 }
 
@@ -36,7 +39,7 @@ pub fn run(_: DataModulesCommand) -> anyhow::Result<()> {
 
 #[cfg(feature = "data-modules")]
 pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
-    let DataModulesCommand::Train { world, out, seed, states, epochs, hidden } = command;
+    let DataModulesCommand::Train { world, out, seed, states, epochs, hidden, mask_hidden } = command;
     let mut config = nhc_learned::LearnConfig { seed, ..nhc_learned::LearnConfig::new(&world) };
     if let Some(s) = states {
         anyhow::ensure!(s > 0, "--states must be at least 1");
@@ -47,6 +50,9 @@ pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
     }
     if let Some(h) = hidden {
         config.action_hidden = h;
+    }
+    if let Some(h) = mask_hidden {
+        config.mask_hidden = h;
     }
     let accuracy = nhc_learned::learn(&config, &out, &mut |line| eprintln!("{line}"))?;
     crate::emit(&format!("{}\n", serde_json::to_string(&accuracy)?))

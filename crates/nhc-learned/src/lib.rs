@@ -39,15 +39,18 @@ pub enum LearnError {
 pub struct LearnConfig {
     pub world: String,
     pub seed: u64,
-    /// Training states (each with all five operations), and held-out states.
+    /// Fresh training states drawn every epoch (each with all five operations), and held-out
+    /// states.
     pub states: usize,
     pub held_out: usize,
+    /// The most states one network got wrong in an epoch that are trained on again in the next.
+    pub replay: usize,
     /// Steps of the random walks states are drawn from, after a random start.
     pub walk: usize,
     /// Hidden layers of the action model.
     pub action_hidden: Vec<usize>,
-    /// Hidden units of the mask (paper: 256) and of the equality (paper: 10).
-    pub mask_hidden: usize,
+    /// Hidden layers of the mask (paper: one of 256), hidden units of the equality (paper: 10).
+    pub mask_hidden: Vec<usize>,
     pub equality_hidden: usize,
     pub epochs: usize,
     pub batch: usize,
@@ -60,11 +63,12 @@ impl LearnConfig {
         LearnConfig {
             world: world.into(),
             seed: 1,
-            states: 200_000,
+            states: 100_000,
             held_out: 50_000,
+            replay: 20_000,
             walk: 40,
             action_hidden: vec![512, 512],
-            mask_hidden: 256,
+            mask_hidden: vec![512, 512],
             equality_hidden: 10,
             epochs: 20,
             batch: 256,
@@ -88,11 +92,21 @@ pub struct Accuracy {
     pub equality_pairs: f64,
 }
 
-/// One world's training data: states as fields.
+/// One world's training data: states as fields, each with its five successors and its mask.
+#[derive(Default)]
 struct Data {
     fields: Vec<Vec<u8>>,
     next: Vec<Vec<Vec<u8>>>,
     mask: Vec<[bool; ACTIONS]>,
+}
+
+impl Data {
+    /// Appends state `i` of `other`.
+    fn push_from(&mut self, other: &Data, i: usize) {
+        self.fields.push(other.fields[i].clone());
+        self.next.push(other.next[i].clone());
+        self.mask.push(other.mask[i]);
+    }
 }
 
 /// States from random walks on random starts: every state met, its successors and its mask.
@@ -103,7 +117,7 @@ fn data<W: World>(world: &W, shape: FieldShape, count: usize, walk: usize, rng: 
         world.fields(s, &mut f);
         f
     };
-    let mut out = Data { fields: Vec::with_capacity(count), next: Vec::new(), mask: Vec::new() };
+    let mut out = Data { fields: Vec::with_capacity(count), ..Data::default() };
     while out.fields.len() < count {
         let mut s = world.random_state(&mut sample_rng);
         let steps = rng.random_range(0..=walk);
@@ -178,7 +192,6 @@ fn learn_in<W: World>(
     let start = Instant::now();
     let shape = world.field_shape().ok_or_else(|| LearnError::World(config.world.clone()))?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let train = data(world, shape, config.states, config.walk, &mut rng);
     let device = Device::Cpu;
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
@@ -188,33 +201,56 @@ fn learn_in<W: World>(
         .chain(std::iter::once(word))
         .collect();
     let action = Net::new(&vb, "action", &action_sizes)?;
-    let mask = Net::new(&vb, "mask", &[word, config.mask_hidden, ACTIONS])?;
+    let mask_sizes: Vec<usize> = std::iter::once(word)
+        .chain(config.mask_hidden.iter().copied())
+        .chain(std::iter::once(ACTIONS))
+        .collect();
+    let mask = Net::new(&vb, "mask", &mask_sizes)?;
     let equality = Net::new(&vb, "equality", &[word, config.equality_hidden, 2])?;
     let params = ParamsAdamW { lr: config.learning_rate, weight_decay: 0.0, ..Default::default() };
     let mut adam = AdamW::new(varmap.all_vars(), params)?;
-    let n = train.fields.len();
-    let mut order: Vec<usize> = (0..n).collect();
+    let mut replay = Data::default();
     for epoch in 1..=config.epochs {
+        // Fresh states every epoch, and the states a network got wrong in the last one.
+        let mut train = data(world, shape, config.states, config.walk, &mut rng);
+        let replayed = replay.fields.len();
+        for i in 0..replayed {
+            train.push_from(&replay, i);
+        }
+        let n = train.fields.len();
         // The step size falls linearly to a small share of itself over the epochs.
         let left = 1.0 - (epoch - 1) as f64 / config.epochs as f64;
         adam.set_learning_rate(config.learning_rate * left.max(0.05));
+        let mut order: Vec<usize> = (0..n).collect();
         // Fisher–Yates with the run's generator.
         for i in (1..n).rev() {
             order.swap(i, rng.random_range(0..=i));
         }
-        let mut total = 0.0;
+        let (mut total, mut wrong) = (0.0, Wrong::default());
+        replay = Data::default();
         for chunk in order.chunks(config.batch) {
-            let loss = batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng, &device)?;
+            let (loss, batch_wrong) =
+                batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng, &device)?;
             total += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
             adam.backward_step(&loss)?;
+            wrong.add(&batch_wrong);
+            for &k in batch_wrong.states.iter().take(config.replay.saturating_sub(replay.fields.len())) {
+                replay.push_from(&train, chunk[k]);
+            }
         }
         if !total.is_finite() {
             return Err(LearnError::Diverged { epoch });
         }
         progress(&format!(
-            "epoch {epoch}/{}: loss {:.6} ({:.0} s)",
+            "epoch {epoch}/{}: loss {:.6}, wrong before the step: action {} / {}, mask {} / {}, equality {} / {} ({n} states, {replayed} replayed; {:.0} s)",
             config.epochs,
             total / n as f64,
+            wrong.action,
+            n * OPS,
+            wrong.mask,
+            n,
+            wrong.equality,
+            2 * n,
             start.elapsed().as_secs_f64()
         ));
     }
@@ -242,8 +278,27 @@ fn write_meta(out: &Path, meta: &Meta) -> Result<(), LearnError> {
     nhc_io::write_atomic(&path, text.as_bytes()).map_err(|source| LearnError::Io { path, source })
 }
 
+/// What the networks got wrong in a batch, before its step: (state, operation) pairs of the
+/// action model, masks, equality pairs, and the batch rows with any of them wrong.
+#[derive(Default)]
+struct Wrong {
+    action: usize,
+    mask: usize,
+    equality: usize,
+    states: Vec<usize>,
+}
+
+impl Wrong {
+    fn add(&mut self, other: &Wrong) {
+        self.action += other.action;
+        self.mask += other.mask;
+        self.equality += other.equality;
+    }
+}
+
 /// The loss of one batch: the action model on every (state, operation), the mask, and the
-/// equality on each state against itself and against one of its successors.
+/// equality on each state against itself and against one of its successors; and what they got
+/// wrong.
 #[allow(clippy::too_many_arguments)]
 fn batch_loss(
     d: &Data,
@@ -254,7 +309,7 @@ fn batch_loss(
     equality: &Net,
     rng: &mut ChaCha8Rng,
     device: &Device,
-) -> candle_core::Result<Tensor> {
+) -> candle_core::Result<(Tensor, Wrong)> {
     let (word, b) = (shape.one_hot(), rows.len());
     let mut x = Vec::with_capacity(b * word);
     let mut xa = Vec::with_capacity(b * OPS * (word + OPS));
@@ -273,11 +328,16 @@ fn batch_loss(
             ya.extend(d.next[i][op].iter().map(|&f| u32::from(f)));
         }
         ym.extend(d.mask[i].iter().map(|&m| if m { 1.0 } else { 0.0 }));
-        // Equal pair: |a − a| = 0. Unequal: a successor that differs, else another state.
+        // Equal pair: |a − a| = 0. Unequal: three times in four a successor that differs (one
+        // move apart, the hardest pairs), picked at random; else, or if none, another state.
         xe.extend(std::iter::repeat_n(0.0, word));
         ye.push(1);
-        let other = d.next[i][..ACTIONS].iter().find(|f| **f != d.fields[i]).cloned();
-        let other = other.unwrap_or_else(|| d.fields[rng.random_range(0..d.fields.len())].clone());
+        let moved: Vec<&Vec<u8>> = d.next[i][..ACTIONS].iter().filter(|f| **f != d.fields[i]).collect();
+        let other = if !moved.is_empty() && rng.random_range(0..4) > 0 {
+            moved[rng.random_range(0..moved.len())].clone()
+        } else {
+            d.fields[rng.random_range(0..d.fields.len())].clone()
+        };
         let mut o = Vec::new();
         one_hot(&other, shape, &mut o);
         xe.extend(tmp.iter().zip(&o).map(|(p, q)| (p - q).abs()));
@@ -285,12 +345,37 @@ fn batch_loss(
     }
     let xa = Tensor::from_vec(xa, (b * OPS, word + OPS), device)?;
     let logits = action.forward(&xa)?.reshape((b * OPS * shape.count, shape.classes))?;
-    let la = candle_nn::loss::cross_entropy(&logits, &Tensor::from_vec(ya, b * OPS * shape.count, device)?)?;
+    let got_a = logits.argmax(1)?.to_vec1::<u32>()?;
+    let ya_t = Tensor::from_vec(ya.clone(), b * OPS * shape.count, device)?;
+    let la = candle_nn::loss::cross_entropy(&logits, &ya_t)?;
     let x = Tensor::from_vec(x, (b, word), device)?;
-    let lm = binary_cross_entropy(&mask.forward(&x)?, &Tensor::from_vec(ym, (b, ACTIONS), device)?)?;
+    let ym_t = Tensor::from_vec(ym.clone(), (b, ACTIONS), device)?;
+    let mask_logits = mask.forward(&x)?;
+    let got_m = mask_logits.flatten_all()?.to_vec1::<f32>()?;
+    let lm = binary_cross_entropy(&mask_logits, &ym_t)?;
     let xe = Tensor::from_vec(xe, (2 * b, word), device)?;
-    let le = candle_nn::loss::cross_entropy(&equality.forward(&xe)?, &Tensor::from_vec(ye, 2 * b, device)?)?;
-    (la + lm)? + le
+    let ye_t = Tensor::from_vec(ye.clone(), 2 * b, device)?;
+    let eq_logits = equality.forward(&xe)?;
+    let got_e = eq_logits.argmax(1)?.to_vec1::<u32>()?;
+    let le = candle_nn::loss::cross_entropy(&eq_logits, &ye_t)?;
+    let mut wrong = Wrong::default();
+    for k in 0..b {
+        let a = (0..OPS)
+            .filter(|op| {
+                let r = (k * OPS + op) * shape.count..(k * OPS + op + 1) * shape.count;
+                got_a[r.clone()] != ya[r]
+            })
+            .count();
+        let m = (0..ACTIONS).any(|j| (got_m[k * ACTIONS + j] > 0.0) != (ym[k * ACTIONS + j] > 0.5));
+        let e = (0..2).filter(|j| got_e[2 * k + j] != ye[2 * k + j]).count();
+        wrong.action += a;
+        wrong.mask += usize::from(m);
+        wrong.equality += e;
+        if a > 0 || m || e > 0 {
+            wrong.states.push(k);
+        }
+    }
+    Ok((((la + lm)? + le)?, wrong))
 }
 
 /// The mean binary cross-entropy of logits `x` against targets `t` in {0, 1}, in the form that

@@ -16,7 +16,7 @@ fn a_tiny_run_learns_most_of_the_world() {
         states: 4000,
         held_out: 500,
         action_hidden: vec![256],
-        mask_hidden: 64,
+        mask_hidden: vec![64],
         epochs: 10,
         batch: 32,
         learning_rate: 3e-3,

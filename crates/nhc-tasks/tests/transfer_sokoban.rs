@@ -576,3 +576,31 @@ fn bad_maps_are_plain_errors_in_sokoban_permuted() {
     assert_eq!(shortest(&s, &f, sym), Some(12));
     assert_eq!(model_bfs_expansion(&s, &f, true, 100_000, sym), None);
 }
+
+// ---- the fields learned data modules see ----
+
+/// `fields`, one-hot by field, is the world's data word (decoded independently above), and
+/// `state_of_fields` (the decoder of the learned action model's output) reads it back; a word
+/// of the wrong length or with a code no cell has is refused.
+fn fields_decode_back<W: World>(world: &W, one_hot: impl Fn(&W::State) -> Vec<u8>) {
+    let shape = world.field_shape().unwrap();
+    for i in 0..300 {
+        let s = world.random_state(&mut sample_rng(9, 2, i));
+        let mut f = vec![0u8; shape.count];
+        world.fields(&s, &mut f);
+        let hot: Vec<u8> =
+            f.iter().flat_map(|&c| (0..shape.classes).map(move |k| u8::from(k == usize::from(c)))).collect();
+        assert_eq!(hot, one_hot(&s), "{}", world.name());
+        assert!(world.state_of_fields(&f) == Some(s.clone()), "{}", world.name());
+        assert!(world.state_of_fields(&f[1..]).is_none());
+        f[0] = 4;
+        assert!(world.state_of_fields(&f).is_none());
+    }
+}
+
+#[test]
+fn fields_are_the_data_word_and_decode_back() {
+    fields_decode_back(&Sokoban::<6>, |s| s.one_hot());
+    fields_decode_back(&Sokoban::<8>, |s| s.one_hot());
+    fields_decode_back(&SokobanPermuted::<6>, |s| s.one_hot());
+}

@@ -238,9 +238,12 @@ impl<W: World> Learned<W> {
         if trained != world.name() || world.field_shape() != Some(nets.meta.fields) {
             return Err(LearnedError::World { trained: trained.clone(), world: world.name().into() });
         }
-        // One name per load, for the registry's &'static str domain names.
-        let name: &'static str =
-            Box::leak(format!("{} (learned data modules)", world.name()).into_boxed_str());
+        let name = match world.name() {
+            "sokoban6" => "sokoban6 (learned data modules)",
+            "sokoban8" => "sokoban8 (learned data modules)",
+            "sokoban-permuted" => "sokoban-permuted (learned data modules)",
+            _ => "learned data modules",
+        };
         Ok(Learned { world, nets, name })
     }
 
