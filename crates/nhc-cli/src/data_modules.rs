@@ -46,13 +46,17 @@ pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
         config.states = s;
     }
     if let Some(e) = epochs {
+        anyhow::ensure!(e > 0, "--epochs must be at least 1");
         config.epochs = e;
     }
-    if let Some(h) = hidden {
-        config.action_hidden = h;
-    }
-    if let Some(h) = mask_hidden {
-        config.mask_hidden = h;
+    for (flag, layers, slot) in [
+        ("--hidden", hidden, &mut config.action_hidden),
+        ("--mask-hidden", mask_hidden, &mut config.mask_hidden),
+    ] {
+        if let Some(h) = layers {
+            anyhow::ensure!(h.iter().all(|&n| n > 0), "{flag}: every hidden layer needs at least one unit");
+            *slot = h;
+        }
     }
     let accuracy = nhc_learned::learn(&config, &out, &mut |line| eprintln!("{line}"))?;
     crate::emit(&format!("{}\n", serde_json::to_string(&accuracy)?))

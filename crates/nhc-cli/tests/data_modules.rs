@@ -22,6 +22,29 @@ fn bad_data_module_directories_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The README's example: a user's map, plan+ on the shipped learned data modules.
+#[test]
+fn shipped_modules_plan_a_users_map() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let input = serde_json::json!({
+        "start": ["######", "#@-$-#", "#----#", "#-$--#", "#----#", "######"],
+        "goal": ["######", "#--$-#", "#-@--#", "#-$--#", "#----#", "######"],
+    })
+    .to_string();
+    let out = ok(&[
+        "run",
+        "--task",
+        "plan+",
+        "--model",
+        &format!("{root}models/plan+.json"),
+        "--data-modules",
+        &format!("{root}models/data-modules/sokoban6"),
+        "--input",
+        &input,
+    ]);
+    assert!(out.contains("the plan reaches the goal"), "{out}");
+}
+
 #[cfg(feature = "data-modules")]
 #[test]
 fn trained_modules_run_the_learned_models() {
@@ -82,5 +105,8 @@ fn trained_modules_run_the_learned_models() {
     let trace = nhc(&["trace", "--task", "search", "--model", &search, "--level", "1", "--data-modules", d]);
     assert!(!String::from_utf8_lossy(&trace.stderr).contains("panicked"));
     fails_with(&["data-modules", "train", "--world", "mars", "--out", d], "unknown world");
+    let train = ["data-modules", "train", "--world", "sokoban6", "--out", d];
+    fails_with(&[&train[..], &["--epochs", "0"]].concat(), "--epochs must be at least 1");
+    fails_with(&[&train[..], &["--mask-hidden", "64,0"]].concat(), "--mask-hidden: every hidden layer");
     std::fs::remove_dir_all(&dir).unwrap();
 }

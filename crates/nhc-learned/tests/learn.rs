@@ -15,6 +15,7 @@ fn a_tiny_run_learns_most_of_the_world() {
     let config = LearnConfig {
         states: 4000,
         held_out: 500,
+        replay: 1000,
         action_hidden: vec![256],
         mask_hidden: vec![64],
         epochs: 10,
@@ -25,7 +26,7 @@ fn a_tiny_run_learns_most_of_the_world() {
     let accuracy = learn(&config, dir.path(), &mut |line| eprintln!("{line}")).unwrap();
     eprintln!("{accuracy:?}");
     assert_eq!(accuracy.states, 500);
-    // A few epochs on 4 000 states: the action model beats copying the state (which gets ~98 %
+    // A few epochs of 4 000 states: the action model beats copying the state (which gets ~98 %
     // of the fields right), the mask and the equality beat chance.
     assert!(accuracy.action_fields > 0.99, "{accuracy:?}");
     assert!(accuracy.mask_states > 0.5, "{accuracy:?}");

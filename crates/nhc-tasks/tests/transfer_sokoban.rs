@@ -9,6 +9,7 @@
 use nhc_model::{Machine, run_scored};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::registry::{domains, find_in};
+use nhc_tasks::search_plan::learned::{DataNets, with_data_modules};
 use nhc_tasks::search_plan::permuted::{PermutedBoard, SokobanPermuted};
 use nhc_tasks::search_plan::sokoban::{Board, Cell, Sokoban};
 use nhc_tasks::search_plan::{Answer, Problem, SearchPlan, World};
@@ -17,6 +18,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 mod common;
 
@@ -81,6 +83,11 @@ trait Transfer: World + Copy {
 /// A state as the world prints it.
 fn grid<W: World>(world: &W, s: &W::State) -> Grid {
     grid_of(&world.rows(s))
+}
+
+impl Transfer for Sokoban<6> {
+    const DOMAIN: &'static str = "sokoban6";
+    const SYM: Symbols = PLAIN;
 }
 
 impl Transfer for Sokoban<8> {
@@ -603,4 +610,69 @@ fn fields_are_the_data_word_and_decode_back() {
     fields_decode_back(&Sokoban::<6>, |s| s.one_hot());
     fields_decode_back(&Sokoban::<8>, |s| s.one_hot());
     fields_decode_back(&SokobanPermuted::<6>, |s| s.one_hot());
+}
+
+// ---- learned data modules (models/data-modules, `nhc data-modules train`) ----
+
+/// The learned models of models/ on the shipped learned data modules of `W`'s world solve
+/// exactly the samples they solve on its exact rules (levels 1–11 and 100, 20 samples, the
+/// evaluation seed), and every call of A, a and E_t agrees with the rules; a plan on a user's
+/// map, run on the learned modules, reaches the goal in the fewest moves by the simulator here.
+fn learned_modules_are_exact<W: Transfer>(world: W) {
+    let dir = format!("{}/../../models/data-modules/{}", env!("CARGO_MANIFEST_DIR"), W::DOMAIN);
+    let nets = Arc::new(DataNets::load(Path::new(&dir)).unwrap_or_else(|e| panic!("{e}")));
+    for name in ALGORITHMS {
+        let exact = registered(name, W::DOMAIN);
+        let on_nets = with_data_modules(name, nets.clone()).unwrap();
+        let (m_exact, m_nets) = (learned(name, exact), learned(name, &*on_nets));
+        for level in (1..=11).chain([100]) {
+            let a = exact.evaluate(&m_exact, level, 20, EVAL_SEED).unwrap();
+            let b = on_nets.evaluate(&m_nets, level, 20, EVAL_SEED).unwrap();
+            assert_eq!(
+                (b.solved, &b.failed),
+                (a.solved, &a.failed),
+                "{name} on {}, level {level}",
+                W::DOMAIN
+            );
+        }
+        if !name.starts_with("plan") {
+            continue;
+        }
+        let typed = SearchPlan { world, plus: name == "plan+", plan: true };
+        for level in [3, 11, 100] {
+            for i in 0..3 {
+                let p = typed.sample(level, &mut sample_rng(EVAL_SEED + 1, level, i));
+                let input = json!({ "start": world.rows(&p.start), "goal": world.rows(&p.goal) });
+                let what = format!("{name} on learned {}: {input}", W::DOMAIN);
+                let report = on_nets.run(&m_nets, &input).unwrap_or_else(|e| panic!("{what}: {e}"));
+                let (s, g) = (grid(&world, &p.start), grid(&world, &p.goal));
+                let (end, len) = replay(&s, &report.output, W::SYM);
+                assert_eq!(to_rows(&end), to_rows(&g), "{what}: the plan reaches the goal");
+                assert_eq!(Some(len), shortest(&s, &g, W::SYM), "{what}: a shortest plan");
+                assert!(report.correct, "{what}");
+            }
+        }
+    }
+    let counts = nets.tally.counts();
+    assert!(counts.iter().all(|&(calls, _)| calls > 0), "{counts:?}");
+    assert!(
+        counts.iter().all(|&(_, wrong)| wrong == 0),
+        "{}: (calls, wrong) of A, a, E_t: {counts:?}",
+        W::DOMAIN
+    );
+}
+
+#[test]
+fn learned_data_modules_are_exact_on_sokoban6() {
+    learned_modules_are_exact(Sokoban::<6>);
+}
+
+#[test]
+fn learned_data_modules_are_exact_on_sokoban8() {
+    learned_modules_are_exact(Sokoban::<8>);
+}
+
+#[test]
+fn relearned_data_modules_are_exact_on_sokoban_permuted() {
+    learned_modules_are_exact(SokobanPermuted::<6>);
 }

@@ -54,16 +54,19 @@ pub enum LearnedError {
 /// One feed-forward network: dense layers with leaky-ReLU between them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mlp {
-    /// (weight `out × in`, row-major; bias `out`).
+    /// (weight transposed, `in × out` row-major; bias `out`): a layer adds input j's row times
+    /// its value, which skips the zeros of one-hot inputs and vectorises without reordering a sum.
     layers: Vec<(Vec<f32>, Vec<f32>)>,
     inputs: usize,
 }
 
 impl Mlp {
-    /// The network from its layers; consecutive sizes must fit.
+    /// The network from its layers (weight `out × in`, row-major; bias `out`); consecutive
+    /// sizes must fit.
     pub fn new(layers: Vec<(Vec<f32>, Vec<f32>)>, inputs: usize) -> Result<Self, String> {
         let mut width = inputs;
-        for (k, (w, b)) in layers.iter().enumerate() {
+        let mut transposed = Vec::with_capacity(layers.len());
+        for (k, (w, b)) in layers.into_iter().enumerate() {
             if b.is_empty() || w.len() != b.len() * width {
                 return Err(format!(
                     "layer {k}: a {}×{width} weight expected, got {} entries",
@@ -71,12 +74,15 @@ impl Mlp {
                     w.len()
                 ));
             }
-            width = b.len();
+            let out = b.len();
+            let wt = (0..width * out).map(|i| w[(i % out) * width + i / out]).collect();
+            transposed.push((wt, b));
+            width = out;
         }
-        if layers.is_empty() {
+        if transposed.is_empty() {
             return Err("a network needs at least one layer".into());
         }
-        Ok(Mlp { layers, inputs })
+        Ok(Mlp { layers: transposed, inputs })
     }
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -88,11 +94,14 @@ impl Mlp {
     /// The outputs (logits) for `x`.
     pub fn forward(&self, x: &[f32]) -> Vec<f32> {
         let mut a = x.to_vec();
-        for (k, (w, b)) in self.layers.iter().enumerate() {
-            let n = a.len();
+        for (k, (wt, b)) in self.layers.iter().enumerate() {
             let mut out: Vec<f32> = b.clone();
-            for (o, row) in out.iter_mut().zip(w.chunks_exact(n)) {
-                *o += row.iter().zip(&a).map(|(wi, ai)| wi * ai).sum::<f32>();
+            for (&aj, row) in a.iter().zip(wt.chunks_exact(out.len())) {
+                if aj != 0.0 {
+                    for (o, w) in out.iter_mut().zip(row) {
+                        *o += aj * w;
+                    }
+                }
             }
             if k + 1 < self.layers.len() {
                 for v in &mut out {
