@@ -445,18 +445,30 @@ fn learned_plans_are_shortest<W: Transfer>(world: W) {
         for level in (1..=11).chain([100, 1000]) {
             for i in 0..10 {
                 let p = typed.sample(level, &mut sample_rng(EVAL_SEED, level, i));
-                let input = json!({ "start": world.rows(&p.start), "goal": world.rows(&p.goal) });
-                let what = format!("{name} on {}, level {level}, sample {i}: {input}", W::DOMAIN);
-                let report = task.run(&model, &input).unwrap_or_else(|e| panic!("{what}: {e}"));
-                let (s, g) = (grid(&world, &p.start), grid(&world, &p.goal));
-                let (end, len) = replay(&s, &report.output, W::SYM);
-                assert_eq!(to_rows(&end), to_rows(&g), "{what}: the plan reaches the goal");
-                assert_eq!(Some(len), shortest(&s, &g, W::SYM), "{what}: a shortest plan");
-                assert!(report.correct, "{what}");
-                assert!(report.text.ends_with("the plan reaches the goal\n"), "{what}: {}", report.text);
+                plan_is_shortest(task, &model, world, &p, name);
             }
         }
     }
+}
+
+/// `model` run by `task` on problem `p` as a user's input (text maps): its plan, replayed in the
+/// simulator here, reaches the goal in the fewest moves.
+fn plan_is_shortest<W: Transfer>(
+    task: &dyn AnyTask,
+    model: &Model,
+    world: W,
+    p: &Problem<W::State>,
+    name: &str,
+) {
+    let input = json!({ "start": world.rows(&p.start), "goal": world.rows(&p.goal) });
+    let what = format!("{name} on {}: {input}", task.domain());
+    let report = task.run(model, &input).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (s, g) = (grid(&world, &p.start), grid(&world, &p.goal));
+    let (end, len) = replay(&s, &report.output, W::SYM);
+    assert_eq!(to_rows(&end), to_rows(&g), "{what}: the plan reaches the goal");
+    assert_eq!(Some(len), shortest(&s, &g, W::SYM), "{what}: a shortest plan");
+    assert!(report.correct, "{what}");
+    assert!(report.text.ends_with("the plan reaches the goal\n"), "{what}: {}", report.text);
 }
 
 #[test]
@@ -642,14 +654,7 @@ fn learned_modules_are_exact<W: Transfer>(world: W) {
         for level in [3, 11, 100] {
             for i in 0..3 {
                 let p = typed.sample(level, &mut sample_rng(EVAL_SEED + 1, level, i));
-                let input = json!({ "start": world.rows(&p.start), "goal": world.rows(&p.goal) });
-                let what = format!("{name} on learned {}: {input}", W::DOMAIN);
-                let report = on_nets.run(&m_nets, &input).unwrap_or_else(|e| panic!("{what}: {e}"));
-                let (s, g) = (grid(&world, &p.start), grid(&world, &p.goal));
-                let (end, len) = replay(&s, &report.output, W::SYM);
-                assert_eq!(to_rows(&end), to_rows(&g), "{what}: the plan reaches the goal");
-                assert_eq!(Some(len), shortest(&s, &g, W::SYM), "{what}: a shortest plan");
-                assert!(report.correct, "{what}");
+                plan_is_shortest(&*on_nets, &m_nets, world, &p, name);
             }
         }
     }

@@ -222,12 +222,18 @@ impl DataNets {
     }
 }
 
-/// A tensor's entries as f32.
+/// A tensor's entries as f32 (stored as f16, as `nhc data-modules train` saves them, or f32).
 fn floats(t: &safetensors::tensor::TensorView<'_>) -> Result<Vec<f32>, String> {
-    if t.dtype() != safetensors::Dtype::F32 {
-        return Err(format!("expected f32 tensors, got {:?}", t.dtype()));
+    let d = t.data();
+    match t.dtype() {
+        safetensors::Dtype::F16 => {
+            Ok(d.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect())
+        }
+        safetensors::Dtype::F32 => {
+            Ok(d.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+        }
+        other => Err(format!("expected f16 or f32 tensors, got {other:?}")),
     }
-    Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
 }
 
 /// A world whose data modules are learned: the Input's E_t and a and the ALU's A run on
