@@ -9,11 +9,11 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --profile ci -- -D warnings
 cargo test --profile ci
 # The crates on candle (the DNC trained by backpropagation, crates/nhc-dnc; the learned data
-# modules, crates/nhc-learned) are not default members, and `nhc dnc` and `nhc data-modules`
+# modules, crates/nhc-learned; what they share, crates/nhc-grad) are not default members, and `nhc dnc` and `nhc data-modules`
 # need the features `dnc` and `data-modules`; one thread, as their runs train (results do not
 # depend on it).
 cargo clippy -p nhc-cli --all-targets --profile ci --features dnc,data-modules -- -D warnings
-RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-dnc -p nhc-learned
+RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-grad -p nhc-dnc -p nhc-learned
 RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-cli --features dnc,data-modules --test dnc --test data_modules
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" numpy pytest

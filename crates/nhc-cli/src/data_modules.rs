@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum DataModulesCommand {
-    /// Train the data modules of a world and measure them on held-out states.
+    /// Train the data modules of a world and measure them on held-out states. Checkpoints after
+    /// every epoch; the same command resumes an interrupted run.
     Train {
         /// sokoban6, sokoban8 or sokoban-permuted.
         #[arg(long)]
@@ -19,6 +20,9 @@ pub enum DataModulesCommand {
         /// Fresh training states per epoch (each with all five operations).
         #[arg(long)]
         states: Option<usize>,
+        /// Held-out states the accuracies are measured on.
+        #[arg(long)]
+        held_out: Option<usize>,
         #[arg(long)]
         epochs: Option<usize>,
         /// Hidden layers of the action model, comma-separated.
@@ -39,11 +43,16 @@ pub fn run(_: DataModulesCommand) -> anyhow::Result<()> {
 
 #[cfg(feature = "data-modules")]
 pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
-    let DataModulesCommand::Train { world, out, seed, states, epochs, hidden, mask_hidden } = command;
+    let DataModulesCommand::Train { world, out, seed, states, held_out, epochs, hidden, mask_hidden } =
+        command;
     let mut config = nhc_learned::LearnConfig { seed, ..nhc_learned::LearnConfig::new(&world) };
     if let Some(s) = states {
         anyhow::ensure!(s > 0, "--states must be at least 1");
         config.states = s;
+    }
+    if let Some(h) = held_out {
+        anyhow::ensure!(h > 0, "--held-out must be at least 1");
+        config.held_out = h;
     }
     if let Some(e) = epochs {
         anyhow::ensure!(e > 0, "--epochs must be at least 1");
@@ -58,6 +67,12 @@ pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
             *slot = h;
         }
     }
-    let accuracy = nhc_learned::learn(&config, &out, &mut |line| eprintln!("{line}"))?;
+    let learned = nhc_learned::learn(&config, &out, &mut |line| {
+        eprintln!("{line}");
+        std::ops::ControlFlow::Continue(())
+    })?;
+    let nhc_learned::Outcome::Done(accuracy) = learned else {
+        anyhow::bail!("training stopped before its last epoch");
+    };
     crate::emit(&format!("{}\n", serde_json::to_string(&accuracy)?))
 }

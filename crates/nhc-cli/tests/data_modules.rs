@@ -22,6 +22,27 @@ fn bad_data_module_directories_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The networks a run saves are the same on one thread and on two (the matrix products at the
+/// default sizes are split across threads).
+#[cfg(feature = "data-modules")]
+#[test]
+fn training_does_not_depend_on_the_thread_count() {
+    let base = std::env::temp_dir().join(format!("nhc-dm-threads-{}", std::process::id()));
+    let bytes = |threads: &str| {
+        let dir = base.join(threads);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nhc"))
+            .args(["data-modules", "train", "--world", "sokoban6", "--states", "1500", "--held-out", "100"])
+            .args(["--epochs", "2", "--out", dir.to_str().unwrap()])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read(dir.join("data_modules.safetensors")).unwrap()
+    };
+    assert_eq!(bytes("1"), bytes("2"));
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
 /// The README's example: a user's map, plan+ on the shipped learned data modules.
 #[test]
 fn shipped_modules_plan_a_users_map() {
@@ -107,6 +128,9 @@ fn trained_modules_run_the_learned_models() {
     fails_with(&["data-modules", "train", "--world", "mars", "--out", d], "unknown world");
     let train = ["data-modules", "train", "--world", "sokoban6", "--out", d];
     fails_with(&[&train[..], &["--epochs", "0"]].concat(), "--epochs must be at least 1");
+    fails_with(&[&train[..], &["--held-out", "0"]].concat(), "--held-out must be at least 1");
+    // The directory holds a finished run with other settings.
+    fails_with(&train, "trained with other settings");
     fails_with(&[&train[..], &["--mask-hidden", "64,0"]].concat(), "--mask-hidden: every hidden layer");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -91,22 +91,12 @@ impl Params {
     }
     /// The parameters as named tensors (`param.NAME`), for a checkpoint.
     pub fn tensors(&self) -> std::collections::HashMap<String, Tensor> {
-        self.named().iter().map(|(name, v)| (format!("param.{name}"), v.as_tensor().clone())).collect()
+        nhc_grad::param_tensors(self.named())
     }
     /// Sets every parameter from tensors saved by [`Params::tensors`]; a missing or misshapen
     /// one is an error.
     pub fn restore(&self, tensors: &std::collections::HashMap<String, Tensor>) -> Result<()> {
-        for (name, var) in self.named() {
-            let key = format!("param.{name}");
-            let t = tensors.get(&key).ok_or(crate::DncError::Missing { name: key })?;
-            check_shape("saved parameter", t, var.dims())?;
-            var.set(&t.to_dtype(var.dtype())?)?;
-        }
-        Ok(())
-    }
-    /// The parameters, for an optimizer.
-    pub fn vars(&self) -> Vec<Var> {
-        self.named().iter().map(|(_, v)| (*v).clone()).collect()
+        Ok(nhc_grad::restore_params(self.named(), tensors)?)
     }
     /// |θ|.
     pub fn len(&self) -> usize {

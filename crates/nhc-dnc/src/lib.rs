@@ -16,7 +16,6 @@
 //! - [`controller`]: the parameters ([`Params`]), the LSTM controller and the output layer.
 //! - [`dnc`]: controller and memory together, one step and a sequence's loss ([`Dnc`]).
 
-pub mod adam;
 pub mod addressing;
 pub mod controller;
 pub mod dnc;
@@ -40,6 +39,8 @@ pub use sizes::DncSizes;
 pub enum DncError {
     #[error(transparent)]
     Candle(#[from] candle_core::Error),
+    #[error(transparent)]
+    Grad(#[from] nhc_grad::GradError),
     #[error("DNC size {name} must be at least 1")]
     ZeroSize { name: &'static str },
     #[error("{what}: expected shape {expected:?}, got {got:?}")]
@@ -48,8 +49,6 @@ pub enum DncError {
     Targets { inputs: usize, targets: usize },
     #[error("step {step} has {got} targets for a batch of {batch}")]
     TargetBatch { step: usize, got: usize, batch: usize },
-    #[error("a saved tensor `{name}` is missing")]
-    Missing { name: String },
     #[error("target {target} is not one of the {outputs} outputs")]
     TargetRange { target: u32, outputs: usize },
 }

@@ -9,10 +9,10 @@
 //! moments, written first), `metrics.jsonl` (one [`DncLine`] per iteration), `lock`, and when
 //! done `summary.json` ([`DncSummary`]).
 
-use crate::adam::{Adam, AdamConfig};
 use crate::episodes::{Batch, episodes, sizes};
 use crate::{Dnc, DncError, Params};
 use candle_core::{DType, Device, Tensor};
+use nhc_grad::{Adam, AdamConfig};
 use nhc_io::write_atomic;
 use nhc_tasks::registry::find_in;
 use nhc_tasks::{AnyTask, EpisodeShape, SampleRng};
@@ -140,6 +140,8 @@ pub enum TrainError {
     #[error(transparent)]
     Candle(#[from] candle_core::Error),
     #[error(transparent)]
+    Grad(#[from] nhc_grad::GradError),
+    #[error(transparent)]
     Read(#[from] nhc_io::limits::LimitError),
     #[error("{}: not a checkpoint's tensors: {source}", path.display())]
     Tensors { path: PathBuf, source: candle_core::Error },
@@ -247,7 +249,7 @@ pub fn train(
         return Ok(Finished::Done(read_json(&summary_path)?));
     }
     let bound = Bound::new(&config)?;
-    let mut adam = Adam::new(&bound.dnc.params, config.adam)?;
+    let mut adam = Adam::new(bound.dnc.params.named(), config.adam)?;
     let tc = config.curriculum.train_config();
     let mut state = if checkpoint_path.exists() {
         let state: State = read_json(&checkpoint_path)?;
@@ -364,18 +366,9 @@ fn checkpoint(
     let name = format!("tensors-{}.safetensors", state.iteration);
     let mut tensors: HashMap<String, Tensor> = adam.moments();
     tensors.extend(bound.dnc.params.tensors());
-    let (tmp, path) = (dir.join(format!("{name}.tmp")), dir.join(&name));
-    candle_core::safetensors::save(&tensors, &tmp)?;
-    std::fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, &path).map_err(io(&path))?;
-    state.tensors = name.clone();
+    nhc_grad::save_tensors(&tensors, &dir.join(&name), "tensors-")?;
+    state.tensors = name;
     write_json(&dir.join("checkpoint.json"), state)?;
-    for entry in std::fs::read_dir(dir).map_err(io(dir))?.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        if file.starts_with("tensors-") && file != name {
-            std::fs::remove_file(entry.path()).map_err(io(&entry.path()))?;
-        }
-    }
     Ok(())
 }
 

@@ -1,11 +1,11 @@
-//! The DNC is trainable end to end: Adam (candle-nn's AdamW with weight decay 0) fits a fixed
+//! The DNC is trainable end to end: Adam (nhc-grad's, unclipped) fits a fixed
 //! batch of short sequences whose targets depend on earlier inputs.
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use nhc_dnc::{Dnc, DncSizes, Params};
+use nhc_grad::{Adam, AdamConfig};
 
 #[test]
 fn adam_fits_a_fixed_batch() {
@@ -17,12 +17,12 @@ fn adam_fits_a_fixed_batch() {
     let inputs =
         vec![x(1.0, 0.0, -1.0, 0.0), x(0.0, 1.0, 0.0, 1.0), x(0.0, 1.0, 0.0, 1.0), x(0.0, 1.0, 0.0, 1.0)];
     let targets = vec![vec![0, 0], vec![0, 0], vec![1, 0], vec![1, 0]];
-    let params = ParamsAdamW { lr: 0.02, weight_decay: 0.0, ..ParamsAdamW::default() };
-    let mut adam = AdamW::new(dnc.params.vars(), params).unwrap();
+    let config = AdamConfig { learning_rate: 0.02, clip_norm: 0.0, ..AdamConfig::default() };
+    let mut adam = Adam::new(dnc.params.named(), config).unwrap();
     let loss = |d: &Dnc| -> f32 { d.sequence_loss(&inputs, &targets).unwrap().to_scalar().unwrap() };
     let first = loss(&dnc);
     for _ in 0..150 {
-        adam.backward_step(&dnc.sequence_loss(&inputs, &targets).unwrap()).unwrap();
+        adam.step(&dnc.sequence_loss(&inputs, &targets).unwrap().backward().unwrap()).unwrap();
     }
     let last = loss(&dnc);
     assert!(last < 0.05, "loss {first} → {last}");

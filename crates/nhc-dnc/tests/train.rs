@@ -107,7 +107,7 @@ fn iterations_per_second() {
     for task in ["search", "addition", "sort", "arithmetic", "copy", "repeatCopy", "reverse", "duplicated"] {
         let config = DncTrainConfig::paper(task, None, 1, 1).unwrap();
         let bound = Bound::new(&config).unwrap();
-        let mut adam = nhc_dnc::adam::Adam::new(&bound.dnc.params, config.adam).unwrap();
+        let mut adam = nhc_grad::Adam::new(bound.dnc.params.named(), config.adam).unwrap();
         let mut line = format!("{task:>10}:");
         for level in [1, 5, 10] {
             let start = std::time::Instant::now();

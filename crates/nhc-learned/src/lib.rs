@@ -5,9 +5,14 @@
 //! states drawn from the world's exact rules. They are saved in the form
 //! `nhc_tasks::search_plan::learned` reads and runs; accuracies on held-out states are measured
 //! there, on the networks as the NHC runs them.
+//!
+//! A run checkpoints after every epoch in its output directory (`checkpoint.json` and
+//! `tensors-<epoch>.safetensors`: the parameters, Adam's moments and the states to train on
+//! again), so an interrupted run resumes where it was and ends as an uninterrupted one would;
+//! a finished run keeps only its data modules.
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::{AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_core::{DType, Device, Tensor, Var};
+use nhc_grad::{Adam, AdamConfig};
 use nhc_tasks::FieldShape;
 use nhc_tasks::search_plan::learned::{DataNets, LEAKY_SLOPE, Meta, OPS};
 use nhc_tasks::search_plan::permuted::SokobanPermuted;
@@ -16,6 +21,8 @@ use nhc_tasks::search_plan::{ACTIONS, World};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -25,6 +32,8 @@ pub enum LearnError {
     #[error(transparent)]
     Candle(#[from] candle_core::Error),
     #[error(transparent)]
+    Grad(#[from] nhc_grad::GradError),
+    #[error(transparent)]
     Learned(#[from] nhc_tasks::search_plan::learned::LearnedError),
     #[error("unknown world `{0}`; data modules are learned for sokoban6, sokoban8 and sokoban-permuted")]
     World(String),
@@ -32,6 +41,39 @@ pub enum LearnError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("training diverged in epoch {epoch} (the loss is not finite)")]
     Diverged { epoch: usize },
+    #[error("{}: {source}", path.display())]
+    Json { path: PathBuf, source: serde_json::Error },
+    #[error(
+        "{} holds data modules trained with other settings; give another --out, or the same settings to resume",
+        dir.display()
+    )]
+    OtherRun { dir: PathBuf },
+    #[error("{}: not this run's checkpoint: {what}", path.display())]
+    Checkpoint { path: PathBuf, what: String },
+}
+
+/// How a call of [`learn`] ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Trained (or found trained) and measured.
+    Done(Accuracy),
+    /// Stopped by the caller after the checkpoint of this epoch.
+    Stopped { epoch: usize },
+}
+
+/// The progress of a run at its last checkpoint (`checkpoint.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct State {
+    config: LearnConfig,
+    /// Epochs done.
+    epoch: usize,
+    adam_steps: u64,
+    rng: ChaCha8Rng,
+    /// States kept to train on again in the next epoch.
+    replay: usize,
+    seconds: f64,
+    /// The file of this checkpoint's tensors.
+    tensors: String,
 }
 
 /// Sizes and amounts of training.
@@ -101,6 +143,55 @@ struct Data {
 }
 
 impl Data {
+    /// Adds the states as u8 tensors `replay.fields` `(n, fields)`, `replay.next`
+    /// `(n, OPS, fields)` and `replay.mask` `(n, ACTIONS)`; none when empty.
+    fn to_tensors(&self, shape: FieldShape, out: &mut HashMap<String, Tensor>) -> candle_core::Result<()> {
+        let n = self.fields.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let cpu = &Device::Cpu;
+        let next: Vec<u8> = self.next.iter().flatten().flatten().copied().collect();
+        let mask: Vec<u8> = self.mask.iter().flatten().map(|&m| u8::from(m)).collect();
+        out.insert("replay.fields".into(), Tensor::from_vec(self.fields.concat(), (n, shape.count), cpu)?);
+        out.insert("replay.next".into(), Tensor::from_vec(next, (n, OPS, shape.count), cpu)?);
+        out.insert("replay.mask".into(), Tensor::from_vec(mask, (n, ACTIONS), cpu)?);
+        Ok(())
+    }
+
+    /// The `n` states [`Data::to_tensors`] saved.
+    fn from_tensors(
+        tensors: &HashMap<String, Tensor>,
+        n: usize,
+        shape: FieldShape,
+    ) -> candle_core::Result<Self> {
+        let mut out = Data::default();
+        if n == 0 {
+            return Ok(out);
+        }
+        let get = |name: &str, dims: &[usize]| -> candle_core::Result<Vec<u8>> {
+            let t = tensors.get(name).ok_or_else(|| candle_core::Error::Msg(format!("no `{name}`")))?;
+            if t.dims() != dims {
+                candle_core::bail!("`{name}` has shape {:?}, not {dims:?}", t.dims());
+            }
+            t.flatten_all()?.to_vec1::<u8>()
+        };
+        let fields = get("replay.fields", &[n, shape.count])?;
+        let next = get("replay.next", &[n, OPS, shape.count])?;
+        let mask = get("replay.mask", &[n, ACTIONS])?;
+        for i in 0..n {
+            out.fields.push(fields[i * shape.count..(i + 1) * shape.count].to_vec());
+            out.next.push(
+                next[i * OPS * shape.count..(i + 1) * OPS * shape.count]
+                    .chunks(shape.count)
+                    .map(<[u8]>::to_vec)
+                    .collect(),
+            );
+            out.mask.push(std::array::from_fn(|j| mask[i * ACTIONS + j] != 0));
+        }
+        Ok(out)
+    }
+
     /// Appends state `i` of `other`.
     fn push_from(&mut self, other: &Data, i: usize) {
         self.fields.push(other.fields[i].clone());
@@ -143,24 +234,37 @@ fn one_hot(fields: &[u8], shape: FieldShape, out: &mut Vec<f32>) {
     }
 }
 
-/// A stack of linear layers with leaky-ReLU between them, named `NAME.K`.
+/// A stack of linear layers with leaky-ReLU between them; layer K's parameters are
+/// `NAME.K.weight` `(out, in)` and `NAME.K.bias`, the names the loader reads.
 struct Net {
-    layers: Vec<Linear>,
+    layers: Vec<(Var, Var)>,
 }
 
 impl Net {
-    fn new(vb: &VarBuilder, name: &str, sizes: &[usize]) -> candle_core::Result<Self> {
-        let layers = sizes
-            .windows(2)
-            .enumerate()
-            .map(|(k, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("{name}.{k}"))))
-            .collect::<candle_core::Result<_>>()?;
+    /// Weights and biases drawn uniformly from ±1/√(fan-in) with the run's generator.
+    fn new(
+        name: &str,
+        sizes: &[usize],
+        rng: &mut ChaCha8Rng,
+        params: &mut Vec<(String, Var)>,
+    ) -> candle_core::Result<Self> {
+        let mut layers = Vec::new();
+        for (k, w) in sizes.windows(2).enumerate() {
+            let (fan_in, fan_out) = (w[0], w[1]);
+            let a = 1.0 / (fan_in as f32).sqrt();
+            let mut draw = |n: usize| (0..n).map(|_| rng.random_range(-a..a)).collect::<Vec<f32>>();
+            let weight = Var::from_vec(draw(fan_out * fan_in), (fan_out, fan_in), &Device::Cpu)?;
+            let bias = Var::from_vec(draw(fan_out), fan_out, &Device::Cpu)?;
+            params.push((format!("{name}.{k}.weight"), weight.clone()));
+            params.push((format!("{name}.{k}.bias"), bias.clone()));
+            layers.push((weight, bias));
+        }
         Ok(Net { layers })
     }
     fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let mut a = x.clone();
-        for (k, l) in self.layers.iter().enumerate() {
-            a = l.forward(&a)?;
+        for (k, (w, b)) in self.layers.iter().enumerate() {
+            a = a.matmul(&w.as_tensor().t()?)?.broadcast_add(b.as_tensor())?;
             if k + 1 < self.layers.len() {
                 a = (a.relu()? - a.neg()?.relu()?.affine(LEAKY_SLOPE.into(), 0.0)?)?;
             }
@@ -169,12 +273,14 @@ impl Net {
     }
 }
 
-/// Trains the data modules of `config.world`, saves them in `out` and measures them there.
+/// Trains the data modules of `config.world` in `out` (resuming the run there if it has the
+/// same config), saves them there and measures them. `progress` gets a line after every epoch's
+/// checkpoint and can stop the run there.
 pub fn learn(
     config: &LearnConfig,
     out: &Path,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Accuracy, LearnError> {
+    progress: &mut dyn FnMut(&str) -> ControlFlow<()>,
+) -> Result<Outcome, LearnError> {
     match config.world.as_str() {
         "sokoban6" => learn_in(&Sokoban::<6>, config, out, progress),
         "sokoban8" => learn_in(&Sokoban::<8>, config, out, progress),
@@ -183,34 +289,67 @@ pub fn learn(
     }
 }
 
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LearnError + '_ {
+    move |source| LearnError::Io { path: path.into(), source }
+}
+
+/// The accuracy of the finished run in `out`, if there is one; an error if `out` holds
+/// another run's data modules.
+fn finished(out: &Path, config: &LearnConfig) -> Result<Option<Accuracy>, LearnError> {
+    let path = out.join("data_modules.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
+    let meta: Meta = serde_json::from_str(&text).map_err(|source| LearnError::Json { path, source })?;
+    let same =
+        serde_json::from_value::<LearnConfig>(meta.training["config"].clone()).is_ok_and(|c| c == *config);
+    if !same {
+        return Err(LearnError::OtherRun { dir: out.into() });
+    }
+    Ok(serde_json::from_value(meta.training["accuracy"].clone()).ok())
+}
+
 fn learn_in<W: World>(
     world: &W,
     config: &LearnConfig,
     out: &Path,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Accuracy, LearnError> {
+    progress: &mut dyn FnMut(&str) -> ControlFlow<()>,
+) -> Result<Outcome, LearnError> {
     let start = Instant::now();
     let shape = world.field_shape().ok_or_else(|| LearnError::World(config.world.clone()))?;
+    if let Some(accuracy) = finished(out, config)? {
+        return Ok(Outcome::Done(accuracy));
+    }
+    std::fs::create_dir_all(out).map_err(io(out))?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let device = Device::Cpu;
-    let varmap = VarMap::new();
-    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let word = shape.one_hot();
-    let action_sizes: Vec<usize> = std::iter::once(word + OPS)
-        .chain(config.action_hidden.iter().copied())
-        .chain(std::iter::once(word))
-        .collect();
-    let action = Net::new(&vb, "action", &action_sizes)?;
-    let mask_sizes: Vec<usize> = std::iter::once(word)
-        .chain(config.mask_hidden.iter().copied())
-        .chain(std::iter::once(ACTIONS))
-        .collect();
-    let mask = Net::new(&vb, "mask", &mask_sizes)?;
-    let equality = Net::new(&vb, "equality", &[word, config.equality_hidden, 2])?;
-    let params = ParamsAdamW { lr: config.learning_rate, weight_decay: 0.0, ..Default::default() };
-    let mut adam = AdamW::new(varmap.all_vars(), params)?;
-    let mut replay = Data::default();
-    for epoch in 1..=config.epochs {
+    let sizes = |first: usize, hidden: &[usize], last: usize| -> Vec<usize> {
+        std::iter::once(first).chain(hidden.iter().copied()).chain(std::iter::once(last)).collect()
+    };
+    let mut params = Vec::new();
+    let action = Net::new("action", &sizes(word + OPS, &config.action_hidden, word), &mut rng, &mut params)?;
+    let mask = Net::new("mask", &sizes(word, &config.mask_hidden, ACTIONS), &mut rng, &mut params)?;
+    let equality = Net::new("equality", &[word, config.equality_hidden, 2], &mut rng, &mut params)?;
+    let adam_config =
+        AdamConfig { learning_rate: config.learning_rate, clip_norm: 0.0, ..AdamConfig::default() };
+    let mut adam = Adam::new(params.iter().map(|(n, v)| (n.as_str(), v)), adam_config)?;
+    let checkpoint_path = out.join("checkpoint.json");
+    let (mut done, mut seconds, mut replay) = (0, 0.0, Data::default());
+    if let Ok(text) = std::fs::read_to_string(&checkpoint_path) {
+        let state: State = serde_json::from_str(&text)
+            .map_err(|source| LearnError::Json { path: checkpoint_path.clone(), source })?;
+        if state.config != *config {
+            return Err(LearnError::OtherRun { dir: out.into() });
+        }
+        let path = out.join(&state.tensors);
+        let bad = |what: String| LearnError::Checkpoint { path: path.clone(), what };
+        let tensors = candle_core::safetensors::load(&path, &Device::Cpu).map_err(|e| bad(e.to_string()))?;
+        nhc_grad::restore_params(params.iter().map(|(n, v)| (n, v)), &tensors)?;
+        adam.restore(&tensors, state.adam_steps)?;
+        replay = Data::from_tensors(&tensors, state.replay, shape).map_err(|e| bad(e.to_string()))?;
+        (done, seconds, rng) = (state.epoch, state.seconds, state.rng);
+        // A line only; stopping is offered after epochs.
+        let _ = progress(&format!("resumed after epoch {done}/{}", config.epochs));
+    }
+    for epoch in done + 1..=config.epochs {
         // Fresh states every epoch, and the states a network got wrong in the last one.
         let mut train = data(world, shape, config.states, config.walk, &mut rng);
         let replayed = replay.fields.len();
@@ -220,7 +359,7 @@ fn learn_in<W: World>(
         let n = train.fields.len();
         // The step size falls linearly to a small share of itself over the epochs.
         let left = 1.0 - (epoch - 1) as f64 / config.epochs as f64;
-        adam.set_learning_rate(config.learning_rate * left.max(0.05));
+        adam.config.learning_rate = config.learning_rate * left.max(0.05);
         let mut order: Vec<usize> = (0..n).collect();
         // Fisher–Yates with the run's generator.
         for i in (1..n).rev() {
@@ -229,10 +368,9 @@ fn learn_in<W: World>(
         let (mut total, mut wrong) = (0.0, Wrong::default());
         replay = Data::default();
         for chunk in order.chunks(config.batch) {
-            let (loss, batch_wrong) =
-                batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng, &device)?;
+            let (loss, batch_wrong) = batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng)?;
             total += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
-            adam.backward_step(&loss)?;
+            adam.step(&loss.backward()?)?;
             wrong.add(&batch_wrong);
             for &k in batch_wrong.states.iter().take(config.replay.saturating_sub(replay.fields.len())) {
                 replay.push_from(&train, chunk[k]);
@@ -241,8 +379,23 @@ fn learn_in<W: World>(
         if !total.is_finite() {
             return Err(LearnError::Diverged { epoch });
         }
-        progress(&format!(
-            "epoch {epoch}/{}: loss {:.6}, wrong before the step: action {} / {}, mask {} / {}, equality {} / {} ({n} states, {replayed} replayed; {:.0} s)",
+        let elapsed = seconds + start.elapsed().as_secs_f64();
+        let state = State {
+            config: config.clone(),
+            epoch,
+            adam_steps: adam.steps,
+            rng: rng.clone(),
+            replay: replay.fields.len(),
+            seconds: elapsed,
+            tensors: format!("tensors-{epoch}.safetensors"),
+        };
+        let mut tensors = adam.moments();
+        tensors.extend(nhc_grad::param_tensors(params.iter().map(|(n, v)| (n, v))));
+        replay.to_tensors(shape, &mut tensors)?;
+        nhc_grad::save_tensors(&tensors, &out.join(&state.tensors), "tensors-")?;
+        write_json(&checkpoint_path, &state)?;
+        let line = format!(
+            "epoch {epoch}/{}: loss {:.6}, wrong before the step: action {} / {}, mask {} / {}, equality {} / {} ({n} states, {replayed} replayed; {elapsed:.0} s)",
             config.epochs,
             total / n as f64,
             wrong.action,
@@ -251,11 +404,13 @@ fn learn_in<W: World>(
             n,
             wrong.equality,
             2 * n,
-            start.elapsed().as_secs_f64()
-        ));
+        );
+        if progress(&line).is_break() && epoch < config.epochs {
+            return Ok(Outcome::Stopped { epoch });
+        }
     }
-    std::fs::create_dir_all(out).map_err(|source| LearnError::Io { path: out.into(), source })?;
-    save_half(&varmap, &out.join("data_modules.safetensors"))?;
+    seconds += start.elapsed().as_secs_f64();
+    save_half(&params, &out.join("data_modules.safetensors"))?;
     let meta = |training: serde_json::Value| Meta { world: config.world.clone(), fields: shape, training };
     write_meta(out, &meta(serde_json::json!({ "config": config })))?;
     let nets = DataNets::load(out)?;
@@ -264,33 +419,39 @@ fn learn_in<W: World>(
     let training = serde_json::json!({
         "config": config,
         "accuracy": accuracy,
-        "seconds": start.elapsed().as_secs_f64(),
+        "seconds": seconds + start.elapsed().as_secs_f64(),
         "command": format!("nhc data-modules train --world {} --out {}", config.world, out.display()),
     });
     write_meta(out, &meta(training))?;
-    Ok(accuracy)
+    // Finished: only the data modules stay.
+    for entry in std::fs::read_dir(out).map_err(io(out))?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("tensors-") || name == "checkpoint.json" {
+            std::fs::remove_file(entry.path()).map_err(io(&entry.path()))?;
+        }
+    }
+    Ok(Outcome::Done(accuracy))
 }
 
 /// Saves every network in f16 (half the size; the held-out measurement below and every run use
 /// the saved networks, so what is measured is what is shipped).
-fn save_half(varmap: &VarMap, path: &Path) -> Result<(), LearnError> {
-    let data = varmap.data().lock().map_err(|_| LearnError::Io {
-        path: path.into(),
-        source: std::io::Error::other("the parameters' lock is poisoned"),
-    })?;
-    let half = data
+fn save_half(params: &[(String, Var)], path: &Path) -> Result<(), LearnError> {
+    let half = params
         .iter()
         .map(|(k, v)| Ok((k.clone(), v.as_tensor().to_dtype(DType::F16)?)))
-        .collect::<candle_core::Result<std::collections::HashMap<_, _>>>()?;
+        .collect::<candle_core::Result<HashMap<_, _>>>()?;
     candle_core::safetensors::save(&half, path)?;
     Ok(())
 }
 
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), LearnError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|source| LearnError::Json { path: path.into(), source })?;
+    nhc_io::write_atomic(path, text.as_bytes()).map_err(io(path))
+}
+
 fn write_meta(out: &Path, meta: &Meta) -> Result<(), LearnError> {
-    let path = out.join("data_modules.json");
-    let text = serde_json::to_string_pretty(meta)
-        .map_err(|e| LearnError::Io { path: path.clone(), source: e.into() })?;
-    nhc_io::write_atomic(&path, text.as_bytes()).map_err(|source| LearnError::Io { path, source })
+    write_json(&out.join("data_modules.json"), meta)
 }
 
 /// What the networks got wrong in a batch, before its step: (state, operation) pairs of the
@@ -323,8 +484,8 @@ fn batch_loss(
     mask: &Net,
     equality: &Net,
     rng: &mut ChaCha8Rng,
-    device: &Device,
 ) -> candle_core::Result<(Tensor, Wrong)> {
+    let device = &Device::Cpu;
     let (word, b) = (shape.one_hot(), rows.len());
     let mut x = Vec::with_capacity(b * word);
     let mut xa = Vec::with_capacity(b * OPS * (word + OPS));
@@ -439,6 +600,82 @@ fn measure(nets: &DataNets, d: &Data, shape: FieldShape, rng: &mut ChaCha8Rng) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tiny() -> LearnConfig {
+        LearnConfig {
+            states: 300,
+            held_out: 200,
+            replay: 100,
+            action_hidden: vec![24],
+            mask_hidden: vec![16],
+            epochs: 3,
+            batch: 64,
+            ..LearnConfig::new("sokoban6")
+        }
+    }
+
+    /// Stopped after epoch 1 and resumed, a run saves the same networks and measures the same
+    /// accuracy as one run straight through; it keeps only its data modules; run again, it is
+    /// found finished; another config in its directory is refused.
+    #[test]
+    fn a_resumed_run_ends_as_an_uninterrupted_one() {
+        let (straight, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let go = |_: &str| ControlFlow::Continue(());
+        let done = learn(&tiny(), straight.path(), &mut { go }).unwrap();
+        let stop = learn(&tiny(), split.path(), &mut |_: &str| ControlFlow::Break(())).unwrap();
+        assert_eq!(stop, Outcome::Stopped { epoch: 1 });
+        assert!(split.path().join("tensors-1.safetensors").exists());
+        let mut lines = Vec::new();
+        let resumed = learn(&tiny(), split.path(), &mut |l: &str| {
+            lines.push(l.to_string());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(resumed, done);
+        assert!(lines[0].starts_with("resumed after epoch 1/3"), "{lines:?}");
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        let bytes = |d: &Path| std::fs::read(d.join("data_modules.safetensors")).unwrap();
+        assert_eq!(bytes(straight.path()), bytes(split.path()));
+        let mut left: Vec<String> = std::fs::read_dir(split.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["data_modules.json", "data_modules.safetensors"]);
+        let mut calls = 0;
+        let again = learn(&tiny(), split.path(), &mut |_: &str| {
+            calls += 1;
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        // The stored accuracy (JSON keeps the fractions to about 1e-16).
+        let (Outcome::Done(a), Outcome::Done(d)) = (&again, &done) else { panic!("{again:?}") };
+        assert_eq!((a.states, a.action_wrong, calls), (d.states, d.action_wrong, 0));
+        assert!(
+            (a.action_fields - d.action_fields).abs() < 1e-12
+                && (a.mask_states - d.mask_states).abs() < 1e-12
+        );
+        let other = LearnConfig { seed: 2, ..tiny() };
+        assert!(matches!(learn(&other, split.path(), &mut { go }), Err(LearnError::OtherRun { .. })));
+        let half = tempfile::tempdir().unwrap();
+        learn(&tiny(), half.path(), &mut |_: &str| ControlFlow::Break(())).unwrap();
+        assert!(matches!(learn(&other, half.path(), &mut { go }), Err(LearnError::OtherRun { .. })));
+    }
+
+    /// A damaged checkpoint is a clear error, not a panic or a silent restart.
+    #[test]
+    fn a_damaged_checkpoint_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        learn(&tiny(), dir.path(), &mut |_: &str| ControlFlow::Break(())).unwrap();
+        std::fs::write(dir.path().join("tensors-1.safetensors"), b"not tensors").unwrap();
+        let err = learn(&tiny(), dir.path(), &mut |_: &str| ControlFlow::Continue(())).unwrap_err();
+        assert!(err.to_string().contains("not this run's checkpoint"), "{err}");
+        std::fs::write(dir.path().join("checkpoint.json"), b"{").unwrap();
+        assert!(matches!(
+            learn(&tiny(), dir.path(), &mut |_: &str| ControlFlow::Continue(())),
+            Err(LearnError::Json { .. })
+        ));
+    }
 
     #[test]
     fn binary_cross_entropy_is_exact_and_finite() {

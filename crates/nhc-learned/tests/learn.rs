@@ -3,10 +3,11 @@
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
-use nhc_learned::{LearnConfig, learn};
+use nhc_learned::{LearnConfig, Outcome, learn};
 use nhc_tasks::search_plan::World;
 use nhc_tasks::search_plan::learned::{DataNets, Learned};
 use nhc_tasks::search_plan::sokoban::Sokoban;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 #[test]
@@ -23,7 +24,12 @@ fn a_tiny_run_learns_most_of_the_world() {
         learning_rate: 3e-3,
         ..LearnConfig::new("sokoban6")
     };
-    let accuracy = learn(&config, dir.path(), &mut |line| eprintln!("{line}")).unwrap();
+    let outcome = learn(&config, dir.path(), &mut |line| {
+        eprintln!("{line}");
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    let Outcome::Done(accuracy) = outcome else { panic!("{outcome:?}") };
     eprintln!("{accuracy:?}");
     assert_eq!(accuracy.states, 500);
     // A few epochs of 4 000 states: the action model beats copying the state (which gets ~98 %
@@ -37,6 +43,6 @@ fn a_tiny_run_learns_most_of_the_world() {
     // They run on the world they were trained on, and on no other.
     assert!(Learned::new(Sokoban::<6>, nets.clone()).is_ok());
     assert!(Learned::new(Sokoban::<8>, nets).is_err());
-    assert!(learn(&LearnConfig::new("mars"), dir.path(), &mut |_| {}).is_err());
+    assert!(learn(&LearnConfig::new("mars"), dir.path(), &mut |_| ControlFlow::Continue(())).is_err());
     let _ = Sokoban::<6>.name();
 }
