@@ -3,7 +3,7 @@
 //! finished run is not trained again, a stopped one resumes, a level in its `eval.json` is not
 //! evaluated again). Layout: `DIR/TASK-SEED/` is a run directory ([`crate::train`]) plus
 //! `eval.json`; `DIR/dnc.jsonl` holds one [`DncRunLine`] per finished run, in task and seed
-//! order, whatever order the runs finished in. A test level is evaluated only when the run solved
+//! order, whatever order the runs finished in, rewritten as each run finishes. A test level is evaluated only when the run solved
 //! a sample of the level below it (the paper leaves such cells empty, "–"): a DNC that solves
 //! nothing at level 10 would spend hours failing level 100 (sort's level 100 takes a memory of
 //! 10 402 locations, a link matrix of 10⁸ entries).
@@ -78,8 +78,19 @@ pub fn row(spec: &RowSpec, observer: &dyn RowObserver) -> Result<Vec<DncRunLine>
                     match run_one(spec, config, observer) {
                         Ok(Some(line)) => {
                             observer.finished(&line);
-                            if let Ok(mut d) = done.lock() {
+                            // dnc.jsonl holds every run finished so far, so a report can be
+                            // drawn while the row is under way.
+                            let written = done.lock().map_or(Ok(()), |mut d| {
                                 d.push((k, line));
+                                d.sort_by_key(|(k, _)| *k);
+                                let lines: Vec<DncRunLine> = d.iter().map(|(_, l)| l.clone()).collect();
+                                write_lines(&spec.out.join("dnc.jsonl"), &lines)
+                            });
+                            if let Err(e) = written {
+                                if let Ok(mut slot) = error.lock() {
+                                    slot.get_or_insert(e);
+                                }
+                                return;
                             }
                         }
                         Ok(None) => return,
