@@ -32,12 +32,16 @@ impl Block {
         self.offset + self.rows * self.cols..self.end()
     }
 
-    /// `out = W x + b` on this block of θ.
+    /// `out = W x + b` on this block of θ; each row sums `b + w₀x₀ + w₁x₁ + …` in that order.
     #[inline]
     pub fn apply(&self, theta: &[f32], x: &[f32], out: &mut [f32]) {
         debug_assert_eq!(x.len(), self.cols);
         let w = &theta[self.offset..self.offset + self.rows * self.cols];
         let b = &theta[self.offset + self.rows * self.cols..self.end()];
+        if self.cols == 0 {
+            out.copy_from_slice(b);
+            return;
+        }
         for ((o, row), bias) in out.iter_mut().zip(w.chunks_exact(self.cols)).zip(b) {
             let mut acc = *bias;
             for (wi, xi) in row.iter().zip(x) {
@@ -153,5 +157,38 @@ impl Params {
     }
     pub fn into_theta(self) -> Vec<f32> {
         self.theta
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row is summed in order from the bias (the bits every recorded result depends on),
+    /// for any row count and width.
+    #[test]
+    fn apply_sums_each_row_in_order() {
+        // A small linear congruential generator: values of mixed sign and magnitude.
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 10f32.powi((state % 5) as i32 - 2)
+        };
+        for rows in 0..11 {
+            for cols in [0, 1, 3, 7, 16] {
+                let block = Block::after(3, rows, cols);
+                let theta: Vec<f32> = (0..block.end() + 2).map(|_| next()).collect();
+                let x: Vec<f32> = (0..cols).map(|_| next()).collect();
+                let mut got = vec![f32::NAN; rows];
+                block.apply(&theta, &x, &mut got);
+                for (r, g) in got.iter().enumerate() {
+                    let mut want = theta[3 + rows * cols + r];
+                    for c in 0..cols {
+                        want += theta[3 + r * cols + c] * x[c];
+                    }
+                    assert_eq!(g.to_bits(), want.to_bits(), "rows {rows}, cols {cols}, row {r}");
+                }
+            }
+        }
     }
 }
