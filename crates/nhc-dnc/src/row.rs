@@ -3,10 +3,10 @@
 //! finished run is not trained again, a stopped one resumes, a level in its `eval.json` is not
 //! evaluated again). Layout: `DIR/TASK-SEED/` is a run directory ([`crate::train`]) plus
 //! `eval.json`; `DIR/dnc.jsonl` holds one [`DncRunLine`] per finished run, in task and seed
-//! order, whatever order the runs finished in, rewritten as each run finishes. A test level is evaluated only when the run solved
-//! a sample of the level below it (the paper leaves such cells empty, "–"): a DNC that solves
-//! nothing at level 10 would spend hours failing level 100 (sort's level 100 takes a memory of
-//! 10 402 locations, a link matrix of 10⁸ entries).
+//! order, whatever order the runs finished in, rewritten as each run finishes. A test level is
+//! evaluated only when the run solved a sample of the level below it (the paper leaves such
+//! cells empty, "–"): a DNC that solves nothing at level 10 would spend hours failing level 100
+//! (sort's level 100 takes a memory of 10 402 locations, a link matrix of 10⁸ entries).
 
 use crate::eval::evaluate;
 use crate::train::{DncObserver, DncTrainConfig, Finished, TrainError, load, read_metrics, train};
