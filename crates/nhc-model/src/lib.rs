@@ -33,7 +33,7 @@ pub use config::{Config, ConfigError, Links, ReadMode};
 pub use dnc::{DncControl, DncDecision, DncIsHa, DncLayout, DncLearned, DncMemory};
 pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
 pub use memory::{Memory, MemoryDecision, MemoryModule};
-pub use params::{Block, Layout, Params, ParamsError};
+pub use params::{Block, Layout, Params, ParamsError, Stacked};
 pub use policy::{BusDecision, Learned, Observation, Policy};
 pub use score::{Expected, Outcome, RunLimits, Scorer, Trace, run_scored};
 pub use variant::{UnknownVariant, Variant};

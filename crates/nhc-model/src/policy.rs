@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::memory::MemoryDecision;
-use crate::params::{Block, Layout, Params};
+use crate::params::{Block, Layout, Params, Stacked};
 
 /// What the algorithmic modules see before the memory step.
 #[derive(Debug, Clone, Copy)]
@@ -62,32 +62,61 @@ impl<Dec, P: Policy<Dec> + ?Sized> Policy<Dec> for Box<P> {
 /// Margin penalty threshold m_max (MODEL §5).
 pub const MARGIN_MAX: f32 = 0.1;
 
-/// The learned algorithmic modules on a θ, with scratch buffers (no state crosses a step).
+/// The learned algorithmic modules on a θ: the Controller, the memory interface and the Bus, each
+/// as one [`Stacked`] product over its input (the memory interface's blocks all read x_m), with
+/// output buffers (no state crosses a step).
 #[derive(Debug, Clone)]
 pub struct Learned {
     params: Params,
-    layout: Layout,
-    x_c: Vec<f32>,
-    x_m: Vec<f32>,
-    x_b: Vec<f32>,
-    scratch: Vec<f32>,
+    controller: Stacked,
+    interface: Stacked,
+    bus: Stacked,
+    /// Where each block's rows start in the memory interface's output.
+    rows: InterfaceRows,
+    c_c: Vec<f32>,
+    y: Vec<f32>,
     logits: Vec<f32>,
+}
+
+/// The memory interface's output `[v; v̂; ê; ĝ; m; f_w; f_r]`: where each part starts.
+#[derive(Debug, Clone, Copy)]
+struct InterfaceRows {
+    prev_write: usize,
+    prev_erase: usize,
+    prev_gate: usize,
+    read_mode: usize,
+    free_write: usize,
+    free_read: usize,
 }
 
 impl Learned {
     pub fn new(params: Params) -> Self {
-        let c = params.config().clone();
-        let widest = [c.write_heads * c.word, c.read_heads * c.word, c.read_heads * c.read_modes()]
-            .into_iter()
-            .max()
-            .unwrap_or(0);
+        let l = Layout::new(params.config());
+        let theta = params.theta();
+        let blocks = [l.write, l.prev_write, l.prev_erase, l.prev_gate, l.read_mode, l.free_write, l.free_read];
+        let mut starts = blocks.iter().scan(0, |r, b| {
+            *r += b.rows;
+            Some(*r)
+        });
+        let mut next = || starts.next().unwrap_or(0);
+        let rows = InterfaceRows {
+            prev_write: next(),
+            prev_erase: next(),
+            prev_gate: next(),
+            read_mode: next(),
+            free_write: next(),
+            free_read: next(),
+        };
+        let (controller, interface, bus) =
+            (Stacked::new(theta, &[l.controller]), Stacked::new(theta, &blocks), Stacked::new(theta, &[l.bus]));
         Learned {
-            x_c: vec![0.0; c.controller_inputs()],
-            x_m: vec![0.0; c.memory_inputs()],
-            x_b: vec![0.0; c.bus_inputs()],
-            scratch: vec![0.0; widest],
-            logits: vec![0.0; c.ops],
-            layout: Layout::new(&c),
+            c_c: controller.output(),
+            y: interface.output(),
+            logits: bus.output(),
+            controller,
+            interface,
+            bus,
+            rows,
             params,
         }
     }
@@ -141,51 +170,51 @@ pub(crate) fn concat(out: &mut [f32], parts: &[&[f32]]) {
 
 impl Policy for Learned {
     /// Controller `c_c = tanh(W_c x_c + b_c)` and the memory interface on `x_m = [c_im; c_c]`.
+    /// v̂ and ê are computed only for the read heads whose ĝ fires; the others stay 0, unused.
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
-        let (theta, l) = (self.params.theta(), &self.layout);
         let c = self.params.config();
         let bus_prev: &[f32] = if c.bus_feedback { obs.bus_prev } else { &[] };
         let alu_prev: &[f32] = if c.alu_feedback > 0 { obs.alu_prev } else { &[] };
-        concat(&mut self.x_c, &[obs.input_controller, bus_prev, alu_prev, obs.read_prev]);
-        l.controller.apply(theta, &self.x_c, c_c);
-        c_c.iter_mut().for_each(|v| *v = v.tanh());
-        concat(&mut self.x_m, &[obs.input_memory, c_c]);
-        let x = &self.x_m;
-
-        l.write.apply(theta, x, &mut out.write);
-        if c.previous_update {
-            l.prev_write.apply(theta, x, &mut out.prev_write);
-            l.prev_erase.apply(theta, x, &mut out.prev_erase);
-            out.prev_erase.iter_mut().for_each(|v| *v = 1.0 / (1.0 + (-*v).exp()));
-            let g = &mut self.scratch[..c.read_heads];
-            l.prev_gate.apply(theta, x, g);
-            out.prev_gate.iter_mut().zip(g.iter()).for_each(|(o, v)| *o = *v > 0.0);
+        self.controller.apply(&[obs.input_controller, bus_prev, alu_prev, obs.read_prev], &mut self.c_c);
+        for (o, v) in c_c.iter_mut().zip(&self.c_c) {
+            *o = v.tanh();
         }
-        let modes = c.read_modes();
-        let m = &mut self.scratch[..c.read_heads * modes];
-        l.read_mode.apply(theta, x, m);
-        for (j, row) in m.chunks_exact(modes).enumerate() {
+        self.interface.apply(&[obs.input_memory, c_c], &mut self.y);
+        let (y, r, w) = (&self.y, &self.rows, c.word);
+
+        out.write.copy_from_slice(&y[..r.prev_write]);
+        if c.previous_update {
+            for j in 0..c.read_heads {
+                let fires = y[r.prev_gate + j] > 0.0;
+                out.prev_gate[j] = fires;
+                if fires {
+                    let (v, e) = (r.prev_write + j * w, r.prev_erase + j * w);
+                    out.prev_write[j * w..(j + 1) * w].copy_from_slice(&y[v..v + w]);
+                    for (o, x) in out.prev_erase[j * w..(j + 1) * w].iter_mut().zip(&y[e..e + w]) {
+                        *o = 1.0 / (1.0 + (-*x).exp());
+                    }
+                }
+            }
+        }
+        for (j, row) in y[r.read_mode..r.free_write].chunks_exact(c.read_modes()).enumerate() {
             out.read_modes[j] = c.read_mode(argmax(row));
         }
         if c.free_gates {
-            let f = &mut self.scratch[..c.write_heads];
-            l.free_write.apply(theta, x, f);
-            out.free_write.iter_mut().zip(f.iter()).for_each(|(o, v)| *o = *v > 0.0);
-            let f = &mut self.scratch[..c.read_heads];
-            l.free_read.apply(theta, x, f);
-            out.free_read.iter_mut().zip(f.iter()).for_each(|(o, v)| *o = *v > 0.0);
+            for (o, v) in out.free_write.iter_mut().zip(&y[r.free_write..r.free_read]) {
+                *o = *v > 0.0;
+            }
+            for (o, v) in out.free_read.iter_mut().zip(&y[r.free_read..]) {
+                *o = *v > 0.0;
+            }
         }
     }
 
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        bus_decision(
-            &self.layout.bus,
-            self.params.theta(),
-            &mut self.x_b,
-            &mut self.logits,
-            &[input_bus, c_c, read_now],
-        )
+        self.bus.apply(&[input_bus, c_c, read_now], &mut self.logits);
+        let logits = &self.logits[..self.bus.rows()];
+        let op = argmax(logits);
+        BusDecision { op, margin: margin(logits, op) }
     }
 }
 
