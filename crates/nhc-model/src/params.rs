@@ -129,7 +129,8 @@ impl Stacked {
         for part in parts {
             for x in *part {
                 let Some(w) = columns.next() else { break };
-                let w: &[[f32; L]; G] = w.as_chunks().0.get(..G).and_then(|w| w.try_into().ok()).unwrap_or(&[[0.0; L]; G]);
+                let w: &[[f32; L]; G] =
+                    w.as_chunks().0.get(..G).and_then(|w| w.try_into().ok()).unwrap_or(&[[0.0; L]; G]);
                 for g in 0..G {
                     for l in 0..L {
                         acc[g][l] += w[g][l] * x;

@@ -93,7 +93,8 @@ impl Learned {
     pub fn new(params: Params) -> Self {
         let l = Layout::new(params.config());
         let theta = params.theta();
-        let blocks = [l.write, l.prev_write, l.prev_erase, l.prev_gate, l.read_mode, l.free_write, l.free_read];
+        let blocks =
+            [l.write, l.prev_write, l.prev_erase, l.prev_gate, l.read_mode, l.free_write, l.free_read];
         let mut starts = blocks.iter().scan(0, |r, b| {
             *r += b.rows;
             Some(*r)
@@ -107,8 +108,11 @@ impl Learned {
             free_write: next(),
             free_read: next(),
         };
-        let (controller, interface, bus) =
-            (Stacked::new(theta, &[l.controller]), Stacked::new(theta, &blocks), Stacked::new(theta, &[l.bus]));
+        let (controller, interface, bus) = (
+            Stacked::new(theta, &[l.controller]),
+            Stacked::new(theta, &blocks),
+            Stacked::new(theta, &[l.bus]),
+        );
         Learned {
             c_c: controller.output(),
             y: interface.output(),

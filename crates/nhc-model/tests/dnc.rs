@@ -437,3 +437,69 @@ fn erase_and_write_at_the_written_location() {
     assert_close(mem.control(1), &[-2.0, 4.0], "after erase 0.5");
     assert_close(mem.control(0), &[2.0, -1.0], "untouched 0");
 }
+
+/// Skipping a content weighting where it cannot change a location changes nothing: a memory
+/// that skips and one that computes every weighting take the same locations, read the same
+/// words and name the same sources, step by step, over decisions that are sometimes decided by
+/// the allocation or a link alone and sometimes not, with free gates, exact ties and words and
+/// strengths too large for the bounds (the last run).
+#[test]
+fn skipping_content_weightings_changes_nothing() {
+    let mut state = 7u64;
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let c = config(2);
+    let (mut fast, mut full) = (DncMemory::<u8>::new(&c), DncMemory::<u8>::new(&c).scanning_always());
+    let mut total = 0;
+    for run in 0..4 {
+        fast.reset();
+        full.reset();
+        for t in 0..600u32 {
+            let mut d = DncDecision::new(2, 2);
+            let pick = |x: f32, options: &[f32]| {
+                options[((x * options.len() as f32) as usize).min(options.len() - 1)]
+            };
+            d.allocation_gate = pick(next(), &[0.0, 0.3, 0.5, 0.9, 1.0, next()]);
+            d.write_gate = pick(next(), &[0.0, 1.0, 0.7, next()]);
+            d.write_key = vec![next() - 0.5, next() - 0.5];
+            d.write_strength = pick(next(), &[1.0, 5.0, 50.0, 2e30]);
+            d.erase = vec![next(), next()];
+            let scale = if run == 3 && next() < 0.01 { 1e20 } else { 1.0 };
+            d.write = vec![(next() - 0.5) * scale, next() - 0.5];
+            for j in 0..2 {
+                d.free_gates[j] = pick(next(), &[0.0, 1.0, 0.5, next()]);
+                let kind = pick(next(), &[0.0, 1.0, 2.0, 3.0, 4.0]) as usize;
+                d.read_modes[j] = match kind {
+                    0 => [0.0, 0.0, 1.0],
+                    1 => [1.0, 0.0, 0.0],
+                    2 => [0.25, 0.25, 0.5],
+                    3 => [0.1, 0.8, 0.1],
+                    _ => {
+                        let (a, b) = (next(), next());
+                        [a * b, (1.0 - a) * b, 1.0 - b]
+                    }
+                };
+                d.read_keys[2 * j] = next() - 0.5;
+                d.read_keys[2 * j + 1] = next() - 0.5;
+                d.read_strengths[j] = pick(next(), &[1.0, 20.0, f32::INFINITY, 3.0, 8.0, 2.0, 1.5, 30.0]);
+            }
+            fast.step(&(t as u8), &d);
+            full.step(&(t as u8), &d);
+            let when = format!("run {run}, step {t}");
+            assert_eq!(fast.written_location(0), full.written_location(0), "{when}: written");
+            for j in 0..2 {
+                assert_eq!(fast.read_location(j), full.read_location(j), "{when}: head {j}");
+                assert_eq!(fast.read_source(j), full.read_source(j), "{when}: head {j}'s source");
+                let bits =
+                    |m: &DncMemory<u8>| m.read_control(j).iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&full), "{when}: head {j}'s word");
+            }
+        }
+        assert_eq!(full.skipped_scans(), 0);
+        total += fast.skipped_scans();
+    }
+    // Both paths ran: of 4 × 600 × 3 weightings, many were skipped and many were not.
+    assert!(total > 1000 && total < 6000, "{total} of 7200 skipped");
+}

@@ -16,15 +16,19 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// `u·v`, summed in order.
+pub fn dot(u: &[f32], v: &[f32]) -> f32 {
+    u.iter().zip(v).fold(0.0, |acc, (a, b)| acc + a * b)
+}
+
+/// `|v| = √(Σ v_k²)`, summed in order.
+pub fn norm(v: &[f32]) -> f32 {
+    dot(v, v).sqrt()
+}
+
 /// `D(u, v) = u·v / (|u| |v| + ε)`: the cosine similarity (Methods, "Content-based addressing").
 pub fn cosine(u: &[f32], v: &[f32]) -> f32 {
-    let (mut dot, mut uu, mut vv) = (0.0f32, 0.0f32, 0.0f32);
-    for (a, b) in u.iter().zip(v) {
-        dot += a * b;
-        uu += a * a;
-        vv += b * b;
-    }
-    dot / (uu.sqrt() * vv.sqrt() + EPSILON)
+    dot(u, v) / (norm(u) * norm(v) + EPSILON)
 }
 
 /// Softmax in place, shifted by the maximum so that no exponential overflows.
@@ -41,8 +45,16 @@ pub fn softmax(x: &mut [f32]) {
 /// Content weighting `C(M, k, β)[i] = exp(D(k, M[i])·β) / Σ_j exp(D(k, M[j])·β)` over the rows of
 /// `memory` (each `key.len()` wide), into `out` (Methods, "Content-based addressing").
 pub fn content_weighting(memory: &[f32], key: &[f32], strength: f32, out: &mut [f32]) {
-    for (o, row) in out.iter_mut().zip(memory.chunks_exact(key.len())) {
-        *o = cosine(key, row) * strength;
+    let norms: Vec<f32> = memory.chunks_exact(key.len()).map(norm).collect();
+    content_weighting_normed(memory, &norms, key, strength, out);
+}
+
+/// [`content_weighting`] with the rows' norms given, `norms[i] = |M[i]|` ([`norm`]), bit for bit
+/// the same.
+pub fn content_weighting_normed(memory: &[f32], norms: &[f32], key: &[f32], strength: f32, out: &mut [f32]) {
+    let k = norm(key);
+    for ((o, row), n) in out.iter_mut().zip(memory.chunks_exact(key.len())).zip(norms) {
+        *o = dot(key, row) / (k * n + EPSILON) * strength;
     }
     softmax(out);
 }

@@ -2,12 +2,17 @@
 //! Comparison Methods"): soft weightings computed as in the DNC, each turned into one location
 //! just before memory access; a data memory `M_d` written at the write location.
 
-use super::addressing::{allocation_weighting, content_weighting, update_usage};
+use super::addressing::{allocation_weighting, content_weighting_normed, dot, norm, update_usage};
 use crate::config::Config;
 use crate::memory::MemoryModule;
+use std::collections::BTreeSet;
 
 /// "No location" in the link arrays.
 const NONE: u32 = u32::MAX;
+
+/// Squared norms of words and keys up to which no cosine overflows (docs/DESIGN.md, "DNC+is+ha
+/// without the scan").
+const BOUNDED: f32 = 1e30;
 
 /// The DNC's interface vector ξ_t, parsed (Methods, "Interface parameters"), for one write head
 /// and `R` read heads.
@@ -99,12 +104,27 @@ impl ReadSource {
 /// 0, a zero word), so there is always a free location and the level a model runs at is not
 /// bounded by a memory size. Under hard attention the link matrix `L` has at most one 1 per row
 /// and column, so it is kept as successor/predecessor arrays (O(1) per write instead of N²).
+///
+/// A content weighting visits every location. It is computed only where it can change the
+/// location a head takes: a write whose allocation term outweighs any content term, and a read
+/// whose link term outweighs every other, take their location without it, bit for bit as if it
+/// had been computed (docs/DESIGN.md, "DNC+is+ha without the scan").
 #[derive(Debug, Clone)]
 pub struct DncMemory<D> {
     word: usize,
     control: Vec<f32>,
+    /// `|M[i]|` of each row ([`norm`]).
+    norms: Vec<f32>,
+    /// Rows whose squared norm is not at most [`BOUNDED`].
+    unbounded: usize,
     data: Vec<D>,
     usage: Vec<f32>,
+    /// The locations whose usage is exactly 0.
+    unused: BTreeSet<u32>,
+    /// Compute every content weighting (to check that skipping them changes nothing).
+    scan_always: bool,
+    /// Content weightings skipped since the last reset.
+    skipped: u64,
     /// `next[j] = i` iff `L[i, j] = 1`: i was written right after j.
     next: Vec<u32>,
     /// `prev[i] = j` iff `L[i, j] = 1`.
@@ -125,8 +145,13 @@ impl<D: Clone + Default> DncMemory<D> {
         let mut m = DncMemory {
             word: c.word,
             control: Vec::new(),
+            norms: Vec::new(),
+            unbounded: 0,
             data: Vec::new(),
             usage: Vec::new(),
+            unused: BTreeSet::new(),
+            scan_always: false,
+            skipped: 0,
             next: Vec::new(),
             prev: Vec::new(),
             last_write: NONE,
@@ -144,8 +169,12 @@ impl<D: Clone + Default> DncMemory<D> {
     /// Back to one never-written location, keeping the allocations.
     pub fn reset(&mut self) {
         self.control.clear();
+        self.norms.clear();
+        self.unbounded = 0;
         self.data.clear();
         self.usage.clear();
+        self.unused.clear();
+        self.skipped = 0;
         self.next.clear();
         self.prev.clear();
         self.push_location();
@@ -155,10 +184,23 @@ impl<D: Clone + Default> DncMemory<D> {
 
     fn push_location(&mut self) {
         self.control.extend(std::iter::repeat_n(0.0, self.word));
+        self.norms.push(0.0);
+        self.unused.insert(self.usage.len() as u32);
         self.data.push(D::default());
         self.usage.push(0.0);
         self.next.push(NONE);
         self.prev.push(NONE);
+    }
+
+    /// The same memory computing every content weighting, as the DNC's formulas read; only
+    /// [`DncMemory::skipped_scans`] tells the two apart.
+    pub fn scanning_always(mut self) -> Self {
+        self.scan_always = true;
+        self
+    }
+    /// Content weightings skipped since the last reset because they could not change a location.
+    pub fn skipped_scans(&self) -> u64 {
+        self.skipped
     }
 
     /// N: locations written at least once, plus the one never written.
@@ -198,18 +240,40 @@ impl<D: Clone + Default> DncMemory<D> {
         }
         let written = (self.last_write != NONE).then_some(self.last_write as usize);
         update_usage(&mut self.usage, written, &self.read_prev, &dec.free_gates);
-
-        // Write weighting w^w = g^w (g^a a + (1 − g^a) c^w) (Methods, "Write weighting"), then
-        // the one location it weighs most (ties to the lowest).
-        self.allocation.resize(n, 0.0);
-        allocation_weighting(&self.usage, &mut self.allocation, &mut self.order);
-        self.weights.resize(n, 0.0);
-        content_weighting(&self.control, &dec.write_key, dec.write_strength, &mut self.weights);
-        let (ga, gw) = (dec.allocation_gate, dec.write_gate);
-        for (w, a) in self.weights.iter_mut().zip(&self.allocation) {
-            *w = gw * (ga * a + (1.0 - ga) * *w);
+        for j in 0..self.read_prev.len() {
+            if let Some(r) = self.read_prev[j] {
+                self.note_usage(r);
+            }
         }
-        let k = crate::policy::argmax(&self.weights);
+        if let Some(w) = written {
+            self.note_usage(w);
+        }
+
+        let k = match self.write_by_allocation(dec) {
+            Some(k) => {
+                self.skipped += 1;
+                k
+            }
+            None => {
+                // Write weighting w^w = g^w (g^a a + (1 − g^a) c^w) (Methods, "Write weighting"),
+                // then the one location it weighs most (ties to the lowest).
+                self.allocation.resize(n, 0.0);
+                allocation_weighting(&self.usage, &mut self.allocation, &mut self.order);
+                self.weights.resize(n, 0.0);
+                content_weighting_normed(
+                    &self.control,
+                    &self.norms,
+                    &dec.write_key,
+                    dec.write_strength,
+                    &mut self.weights,
+                );
+                let (ga, gw) = (dec.allocation_gate, dec.write_gate);
+                for (w, a) in self.weights.iter_mut().zip(&self.allocation) {
+                    *w = gw * (ga * a + (1.0 - ga) * *w);
+                }
+                crate::policy::argmax(&self.weights)
+            }
+        };
         self.write_at(k, d_i, dec);
         self.link(k);
         self.last_write = k as u32;
@@ -219,6 +283,33 @@ impl<D: Clone + Default> DncMemory<D> {
         self.read_heads(dec);
     }
 
+    /// Keeps [`DncMemory::unused`] in step with the usage of `loc`.
+    fn note_usage(&mut self, loc: usize) {
+        if self.usage[loc] == 0.0 {
+            self.unused.insert(loc as u32);
+        } else {
+            self.unused.remove(&(loc as u32));
+        }
+    }
+
+    /// Whether the content weighting with `key` and `strength` is free of NaN and infinities:
+    /// every row's and the key's squared norm at most [`BOUNDED`], the strength finite.
+    fn content_is_finite(&self, key: &[f32], strength: f32) -> bool {
+        !self.scan_always && self.unbounded == 0 && strength.abs() <= BOUNDED && dot(key, key) <= BOUNDED
+    }
+
+    /// The write location when the allocation term decides it alone. The allocation weighting is
+    /// one-hot at the lowest unused location z, so `w^w[z] ≥ g^w g^a` and every other
+    /// `w^w[i] ≤ g^w (1 − g^a)` (c^w ∈ [0, 1], rounding is monotone): if the first bound is
+    /// larger, z is the argmax whatever c^w is.
+    fn write_by_allocation(&self, dec: &DncDecision) -> Option<usize> {
+        let z = *self.unused.first()? as usize;
+        let (ga, gw) = (dec.allocation_gate, dec.write_gate);
+        let gates = (0.0..=1.0).contains(&ga) && (0.0..=1.0).contains(&gw);
+        let decided = gates && gw * ga > gw * (1.0 - ga);
+        (decided && self.content_is_finite(&dec.write_key, dec.write_strength)).then_some(z)
+    }
+
     /// `M_t = M_{t−1} ∘ (E − w^w e^⊤) + w^w v^⊤` (Methods, "Writing") with w^w one-hot at `k`,
     /// and the data word d_i written to `M_d` at the same location (+is).
     fn write_at(&mut self, k: usize, d_i: &D, dec: &DncDecision) {
@@ -226,6 +317,14 @@ impl<D: Clone + Default> DncMemory<D> {
         let row = &mut self.control[k * c..(k + 1) * c];
         for ((m, e), v) in row.iter_mut().zip(&dec.erase).zip(&dec.write) {
             *m = *m * (1.0 - e) + v;
+        }
+        let bounded = |n: f32| n * n <= BOUNDED;
+        let old = bounded(self.norms[k]);
+        self.norms[k] = norm(row);
+        match (old, bounded(self.norms[k])) {
+            (true, false) => self.unbounded += 1,
+            (false, true) => self.unbounded -= 1,
+            _ => {}
         }
         self.data[k] = d_i.clone();
     }
@@ -260,13 +359,25 @@ impl<D: Clone + Default> DncMemory<D> {
         let (n, c) = (self.len(), self.word);
         self.weights.resize(n, 0.0);
         for j in 0..self.read.len() {
-            let key = &dec.read_keys[j * c..(j + 1) * c];
-            content_weighting(&self.control, key, dec.read_strengths[j], &mut self.weights);
-            let [pb, pc, pf] = dec.read_modes[j];
-            self.weights.iter_mut().for_each(|w| *w *= pc);
             let here = self.read_prev[j];
             let forward = here.map_or(NONE, |r| self.next[r]);
             let backward = here.map_or(NONE, |r| self.prev[r]);
+            let key = &dec.read_keys[j * c..(j + 1) * c];
+            if let Some((r, source)) = self.read_by_link(dec, j, key, forward, backward) {
+                self.skipped += 1;
+                self.read[j] = r;
+                self.sources[j] = source;
+                continue;
+            }
+            content_weighting_normed(
+                &self.control,
+                &self.norms,
+                key,
+                dec.read_strengths[j],
+                &mut self.weights,
+            );
+            let [pb, pc, pf] = dec.read_modes[j];
+            self.weights.iter_mut().for_each(|w| *w *= pc);
             if backward != NONE {
                 self.weights[backward as usize] += pb;
             }
@@ -286,6 +397,37 @@ impl<D: Clone + Default> DncMemory<D> {
                 ReadSource::Content
             };
         }
+    }
+
+    /// Read head j's location and source when one link term decides them alone. With the content
+    /// weighting in [0, 1] and rounding monotone, the forward location weighs at least π_f, the
+    /// backward one at most π_c + π_b and every other at most π_c; if π_f is larger than both,
+    /// the forward location is the argmax, and its content part, at most (π_c + π_f) − π_f, is
+    /// below π_f, so the source is forward. The same with the roles swapped for backward.
+    fn read_by_link(
+        &self,
+        dec: &DncDecision,
+        j: usize,
+        key: &[f32],
+        forward: u32,
+        backward: u32,
+    ) -> Option<(u32, ReadSource)> {
+        let [pb, pc, pf] = dec.read_modes[j];
+        if forward == backward || ![pb, pc, pf].iter().all(|p| (0.0..=1.0).contains(p)) {
+            return None;
+        }
+        let wins = |p: f32, other: u32, q: f32| {
+            let rival = if other == NONE { pc } else { pc + q };
+            p > rival && p > (pc + p) - p
+        };
+        let (r, source) = if forward != NONE && wins(pf, backward, pb) {
+            (forward, ReadSource::Forward)
+        } else if backward != NONE && wins(pb, forward, pf) {
+            (backward, ReadSource::Backward)
+        } else {
+            return None;
+        };
+        self.content_is_finite(key, dec.read_strengths[j]).then_some((r, source))
     }
 
     /// Location read by head j this step.
