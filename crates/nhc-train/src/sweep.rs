@@ -6,7 +6,8 @@
 //! Layout: `DIR/TASK-SEED/` is a run directory ([`crate::run_dir`]) plus `eval.json`;
 //! `DIR/sweep.jsonl` holds one [`SweepLine`] per run, in the order of the tasks, then the seeds.
 //! Each run trains on a rayon pool of one thread (runs are many and batches short, so separate
-//! runs use the cores better); results do not depend on the number of jobs.
+//! runs use the cores better); results do not depend on the number of jobs. Runs start in order
+//! of their task's expected training time, longest first; `sweep.jsonl` keeps the order above.
 
 use crate::config::ValidConfig;
 use crate::lock::{LockError, lock};
@@ -177,6 +178,27 @@ pub fn run_dir(out: &Path, task: &str, seed: u64) -> PathBuf {
     out.join(format!("{task}-{seed}"))
 }
 
+/// Median seconds to train one run of each task (full NHC, paper protocol, one core:
+/// results/full.jsonl), only to order a sweep's runs.
+const EXPECTED_SECONDS: &[(&str, u32)] = &[
+    ("arithmetic", 111),
+    ("duplicated", 89),
+    ("sort", 66),
+    ("plan", 42),
+    ("plan+", 36),
+    ("search", 34),
+    ("repeatCopy", 25),
+    ("search+", 23),
+    ("addition", 14),
+    ("reverse", 10),
+    ("copy", 10),
+];
+
+/// A run's expected training time for ordering; a task without a measurement counts as longest.
+fn expected_seconds(task: &str) -> u32 {
+    EXPECTED_SECONDS.iter().find(|(t, _)| *t == task).map_or(u32::MAX, |(_, s)| *s)
+}
+
 /// Runs the sweep `spec` (training what is not trained, evaluating what is not evaluated), writes
 /// `DIR/sweep.jsonl` and returns its lines. Everything is checked before the first run trains.
 /// While it runs, the memory limit is shared among the jobs.
@@ -210,6 +232,9 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
     let runs: Vec<(String, u64)> =
         tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t.clone(), seed))).collect();
     observer.started(&runs);
+    // The longest expected runs start first, so that no job is left with a long run at the end.
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(expected_seconds(&runs[k].0)));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
@@ -228,8 +253,8 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
                     }
                 };
                 loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((task, seed)) = runs.get(k) else { return };
+                    let Some(&k) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { return };
+                    let (task, seed) = &runs[k];
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
@@ -364,4 +389,19 @@ fn one(spec: &SweepSpec, task: &str, seed: u64, watch: &Watch<'_>) -> Result<Swe
         curve: Some(run_dir::read_metrics(&dir)?.curve()),
         dir,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every task of the table exists under that name, so a renamed task is not silently
+    /// ordered as the longest.
+    #[test]
+    fn expected_times_name_known_tasks() {
+        for (task, _) in EXPECTED_SECONDS {
+            assert_eq!(find(task).map(|t| t.name()).ok(), Some(*task));
+        }
+        assert_eq!(expected_seconds("a task of one's own"), u32::MAX);
+    }
 }
