@@ -12,9 +12,19 @@ cargo test --profile ci
 # modules, crates/nhc-learned; what they share, crates/nhc-grad) are not default members, and `nhc dnc` and `nhc data-modules`
 # need the features `dnc` and `data-modules`; one thread, as their runs train (results do not
 # depend on it).
-cargo clippy -p nhc-cli --all-targets --profile ci --features dnc,data-modules -- -D warnings
+# The `mpi` feature (`mpirun -np N nhc train`) needs OpenMPI and libclang: installed here when
+# missing (scripts/setup_mpi.sh), built into the same binary as the two features above.
+if ! command -v mpicc >/dev/null || ! ldconfig -p | grep -q 'libclang\(-[0-9.]*\)\?\.so '; then
+    command -v apt-get >/dev/null && [ "$(id -u)" = 0 ] \
+        || { echo "OpenMPI (mpicc, mpirun) and libclang are required: scripts/setup_mpi.sh"; exit 1; }
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        libopenmpi-dev openmpi-bin libclang-dev >/dev/null
+fi
+FEATURES=dnc,data-modules,mpi
+cargo clippy -p nhc-cli --all-targets --profile ci --features $FEATURES -- -D warnings
 RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-grad -p nhc-dnc -p nhc-learned
-RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-cli --features dnc,data-modules --test dnc --test data_modules
+RAYON_NUM_THREADS=1 cargo test --profile ci -p nhc-cli --features $FEATURES --test dnc --test data_modules --test mpi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" numpy pytest
 PATH="$PWD/.venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile ci" \

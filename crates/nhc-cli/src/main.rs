@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 mod bench;
+mod cluster;
 mod comparison;
 mod data_modules;
 mod dnc;
@@ -293,6 +294,7 @@ enum Command {
 }
 
 fn main() {
+    let mpi = cluster::start();
     if let Err(e) = real_main() {
         // Print the chain of causes, skipping those a message already quotes.
         let mut text = e.to_string();
@@ -303,6 +305,7 @@ fn main() {
             }
         }
         eprintln!("error: {text}");
+        drop(mpi);
         std::process::exit(1);
     }
 }

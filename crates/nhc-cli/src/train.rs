@@ -2,12 +2,13 @@
 //! checkpoints, resumption, and at the end the model file and a summary. The run directory
 //! itself is [`nhc_train::run_dir`]'s; this module adds the progress bar and the output.
 
+use crate::cluster;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
-use nhc_train::{Advance, MetricsLine, RunOutcome, TrainConfig, Trainer, ValidConfig};
+use nhc_train::{Advance, MetricsLine, RunOutcome, TrainConfig, TrainState, Trainer, ValidConfig};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -30,19 +31,36 @@ pub fn load_config(path: &Path) -> Result<TrainConfig> {
     Ok(TrainConfig::from_file(path)?)
 }
 
-/// Starts a run in a new (or empty) directory.
+/// Starts a run in a new (or empty) directory; in an MPI job, on all its ranks ([`cluster`]).
 pub fn start(run: NewRun, quiet: bool) -> Result<()> {
-    let trainer = Trainer::new(run.task, run.variant, run.config, run.seed)?;
-    let mut bar = Bar { quiet, bar: None };
-    let outcome = run_dir::start(trainer, &run.out, &mut bar)?;
-    bar.end(outcome)
+    cluster::end((|| {
+        let trainer = cluster::join(Trainer::new(run.task, run.variant, run.config, run.seed)?);
+        if !cluster::leads() {
+            return cluster::follow(trainer);
+        }
+        let mut bar = Bar { quiet, bar: None };
+        let outcome = run_dir::start(trainer, &run.out, &mut bar)?;
+        bar.end(outcome)
+    })())
 }
 
-/// Continues the run in `dir` from its last checkpoint.
+/// Continues the run in `dir` from its last checkpoint; in an MPI job, rank 0 reads it and
+/// sends its state to the other ranks.
 pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
-    let mut bar = Bar { quiet, bar: None };
-    let outcome = run_dir::resume(dir, &mut bar)?;
-    bar.end(outcome)
+    cluster::end((|| {
+        let state = match cluster::leads() {
+            true => serde_json::to_vec(&run_dir::load_checkpoint(dir)?.state)?,
+            false => Vec::new(),
+        };
+        let state: TrainState = serde_json::from_slice(&cluster::broadcast(state))?;
+        let task = nhc_tasks::registry::find_in(&state.task, Some(&state.domain))?;
+        if !cluster::leads() {
+            return cluster::follow(cluster::join(Trainer::from_state(task, state)?));
+        }
+        let mut bar = Bar { quiet, bar: None };
+        let outcome = run_dir::resume_with(dir, &mut bar, &cluster::join)?;
+        bar.end(outcome)
+    })())
 }
 
 /// The progress bar (hidden with `--quiet`), drawn once the run has started.

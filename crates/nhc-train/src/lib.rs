@@ -9,6 +9,7 @@
 //! - [`restart`]: the initial θ; [`check`]: the generalization check (ours).
 //! - [`scoring`]: θ and offspring on a prepared batch, in parallel.
 //! - [`noise`]: word noise on the control words while training (ours, off by default).
+//! - [`peers`]: processes that score one run's offspring together ([`Peers`]; [`Alone`]).
 //! - [`state`]: a run's checkpointable state ([`TrainState`]) and its lineage: restarts.
 //! - [`trainer`]: the loop ([`Trainer`]): score, update, advance.
 //! - [`records`]: what a run records, as types ([`IterationLog`] with its [`Update`] and
@@ -25,6 +26,7 @@ pub mod curriculum;
 pub mod lock;
 pub mod nes;
 pub mod noise;
+pub mod peers;
 pub mod records;
 pub mod restart;
 pub mod run_dir;
@@ -37,6 +39,7 @@ pub use check::{CheckLog, check_levels};
 pub use config::{ConfigError, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
+pub use peers::{Alone, Peers};
 pub use records::{
     Advance, Curve, Ending, IterationLog, Lineage, MetricsLine, RunOutcome, RunSummary, Summary, Update,
 };

@@ -123,6 +123,16 @@ pub fn start(trainer: Trainer, out: &Path, observer: &mut dyn Observer) -> Resul
 
 /// Continues the run in `dir` from its last checkpoint.
 pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDirError> {
+    resume_with(dir, observer, &|t| t)
+}
+
+/// [`resume`], with the trainer made from the checkpoint passed through `prepare` first (e.g.
+/// [`Trainer::with_peers`]).
+pub fn resume_with(
+    dir: &Path,
+    observer: &mut dyn Observer,
+    prepare: &dyn Fn(Trainer) -> Trainer,
+) -> Result<Outcome, RunDirError> {
     let path = dir.join("checkpoint.json");
     if !path.exists() {
         return Err(RunDirError::NotRunDir { dir: dir.into() });
@@ -133,7 +143,7 @@ pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDir
     let task = nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?;
     let trainer =
         Trainer::from_state(task, cp.state).map_err(|source| RunDirError::Resume { path, source })?;
-    drive(trainer, dir, cp.seconds, observer)
+    drive(prepare(trainer), dir, cp.seconds, observer)
 }
 
 /// The last checkpoint of the run in `dir` (without taking the lock).

@@ -52,16 +52,16 @@ pub fn score_all(
         .collect()
 }
 
-/// Each of `offspring` θs on the whole batch, in parallel over offspring: (mean fitness, steps)
-/// per offspring, in order.
+/// The θs of `offspring` in `range` on the whole batch, in parallel over offspring: (mean
+/// fitness, steps) per offspring, in order.
 pub fn score_offspring(
     model: &Config,
     offspring: &(dyn Fn(usize) -> Vec<f32> + Sync),
-    count: usize,
+    range: std::ops::Range<usize>,
     batch: &dyn Prepared,
     noise: Option<(f32, &[u64])>,
 ) -> Vec<(f64, u64)> {
-    (0..count)
+    range
         .into_par_iter()
         .map_init(
             || Workspace::new(model),

@@ -6,6 +6,7 @@ use crate::check::{CheckLog, generalization_check};
 use crate::config::{ConfigError, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
+use crate::peers::{Alone, Peers, share};
 use crate::records::{Advance, Ending, IterationLog, Lineage, RunOutcome, Summary, Update};
 use crate::restart::initial_theta;
 use crate::scoring::{score_all, score_offspring};
@@ -15,6 +16,7 @@ use nhc_tasks::AnyTask;
 use nhc_tasks::evaluate::{Prepared, SampleKey};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// θ on one batch.
@@ -59,6 +61,8 @@ pub struct Trainer {
     state: TrainState,
     task: &'static dyn AnyTask,
     model: Config,
+    /// The processes that score the offspring with this one ([`Alone`] by default).
+    peers: Arc<dyn Peers>,
 }
 
 impl Trainer {
@@ -93,7 +97,7 @@ impl Trainer {
             failed_checks: 0,
             steps: 0,
         };
-        Ok(Trainer { state, task, model })
+        Ok(Trainer { state, task, model, peers: Arc::new(Alone) })
     }
 
     /// Resumes from a checkpoint of `task`.
@@ -113,7 +117,14 @@ impl Trainer {
             });
         }
         Params::new(model.clone(), state.nes.theta.clone()).map_err(TrainError::CheckpointTheta)?;
-        Ok(Trainer { state, task, model })
+        Ok(Trainer { state, task, model, peers: Arc::new(Alone) })
+    }
+
+    /// The same run with its offspring scored by `peers` together (each must run the same
+    /// trainer step for step).
+    pub fn with_peers(mut self, peers: Arc<dyn Peers>) -> Self {
+        self.peers = peers;
+        self
     }
 
     pub fn task(&self) -> &'static dyn AnyTask {
@@ -282,8 +293,10 @@ impl Trainer {
         let params = s.config.nes();
         s.nes.ask(&params, &mut s.rng);
         let nes = &s.nes;
-        let scored =
-            score_offspring(&self.model, &|o| nes.offspring(&params, o), params.population, batch, noise);
+        let (peers, p) = (self.peers.as_ref(), params.population);
+        let mine = share(p, peers.rank(), peers.size());
+        let mine = score_offspring(&self.model, &|o| nes.offspring(&params, o), mine, batch, noise);
+        let scored = peers.all_gather(&mine, p);
         let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
         let steps = scored.iter().map(|f| f.1).sum::<u64>();
         let shaped = s.nes.tell(&params, &fitness);

@@ -1,0 +1,155 @@
+//! `mpirun -np N nhc train …` (feature `mpi`): the ranks of an MPI job train one run together
+//! (docs/DESIGN.md, "NES over ranks"). Every rank builds the same trainer and steps it; each
+//! scores its share of the offspring and an all-gather hands every rank all the fitness values,
+//! so θ moves identically everywhere and ends bit for bit as in one process. Rank 0 leads: it
+//! alone writes the run directory and prints; on resumption it reads the checkpoint and sends its
+//! state to the others. Without the feature, or outside `mpirun`, there is one rank.
+
+use anyhow::Result;
+use nhc_train::Trainer;
+use std::sync::OnceLock;
+
+#[cfg(feature = "mpi")]
+mod ranks {
+    use mpi::Count;
+    use mpi::datatype::PartitionMut;
+    use mpi::environment::Universe;
+    use mpi::topology::SimpleCommunicator;
+    use mpi::traits::*;
+    use nhc_train::peers::{Peers, share};
+
+    /// Starts MPI if this process was started by `mpirun` (or another MPI launcher): the
+    /// environment (MPI is finalized when it is dropped), the rank and the size.
+    pub fn init() -> Option<(Universe, usize, usize)> {
+        let launched =
+            ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"].iter().any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            return None;
+        }
+        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let world = universe.world();
+        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        Some((universe, rank, size))
+    }
+
+    /// The ranks of the job as [`Peers`]; MPI calls come from the thread that started MPI.
+    pub struct Ranks {
+        pub rank: usize,
+        pub size: usize,
+    }
+
+    impl Peers for Ranks {
+        fn rank(&self) -> usize {
+            self.rank
+        }
+        fn size(&self) -> usize {
+            self.size
+        }
+        fn all_gather(&self, mine: &[(f64, u64)], count: usize) -> Vec<(f64, u64)> {
+            let world = SimpleCommunicator::world();
+            let shares: Vec<_> = (0..self.size).map(|r| share(count, r, self.size)).collect();
+            let counts: Vec<Count> = shares.iter().map(|s| s.len() as Count).collect();
+            let displs: Vec<Count> = shares.iter().map(|s| s.start as Count).collect();
+            let (fitness, steps): (Vec<f64>, Vec<u64>) = mine.iter().copied().unzip();
+            let (mut all_fitness, mut all_steps) = (vec![0.0f64; count], vec![0u64; count]);
+            world.all_gather_varcount_into(
+                &fitness[..],
+                &mut PartitionMut::new(&mut all_fitness[..], &counts[..], &displs[..]),
+            );
+            world.all_gather_varcount_into(
+                &steps[..],
+                &mut PartitionMut::new(&mut all_steps[..], &counts[..], &displs[..]),
+            );
+            all_fitness.into_iter().zip(all_steps).collect()
+        }
+    }
+
+    /// Rank 0's `bytes` on every rank.
+    pub fn broadcast(bytes: Vec<u8>) -> Vec<u8> {
+        let world = SimpleCommunicator::world();
+        let root = world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        let mut buf = if world.rank() == 0 { bytes } else { vec![0u8; len as usize] };
+        root.broadcast_into(&mut buf[..]);
+        buf
+    }
+
+    /// Ends the whole job (every rank) with `code`.
+    pub fn abort(code: i32) -> ! {
+        SimpleCommunicator::world().abort(code)
+    }
+}
+
+/// Rank and size of this process's MPI job, set once by [`start`].
+static PLACE: OnceLock<(usize, usize)> = OnceLock::new();
+
+/// The MPI environment of this process, if it runs in an MPI job; MPI is finalized when this is
+/// dropped, at the end of `main`.
+pub struct Environment {
+    #[cfg(feature = "mpi")]
+    _universe: Option<mpi::environment::Universe>,
+}
+
+/// Joins the MPI job this process was started in, if any (before anything else runs).
+pub fn start() -> Environment {
+    #[cfg(feature = "mpi")]
+    {
+        let universe = ranks::init().map(|(universe, rank, size)| {
+            let _ = PLACE.set((rank, size));
+            universe
+        });
+        Environment { _universe: universe }
+    }
+    #[cfg(not(feature = "mpi"))]
+    Environment {}
+}
+
+/// This process's rank and the job's size: (0, 1) outside an MPI job.
+pub fn place() -> (usize, usize) {
+    PLACE.get().copied().unwrap_or((0, 1))
+}
+
+/// Whether this process leads (rank 0, or alone).
+pub fn leads() -> bool {
+    place().0 == 0
+}
+
+/// `trainer` with its offspring spread over the job's ranks (unchanged when alone).
+pub fn join(trainer: Trainer) -> Trainer {
+    #[cfg(feature = "mpi")]
+    if let (rank, size @ 2..) = place() {
+        return trainer.with_peers(std::sync::Arc::new(ranks::Ranks { rank, size }));
+    }
+    trainer
+}
+
+/// Rank 0's `bytes` on every rank (only `bytes` when alone).
+pub fn broadcast(bytes: Vec<u8>) -> Vec<u8> {
+    #[cfg(feature = "mpi")]
+    if place().1 > 1 {
+        return ranks::broadcast(bytes);
+    }
+    bytes
+}
+
+/// A following rank's part of the run: the same steps as the leader, nothing written.
+pub fn follow(mut trainer: Trainer) -> Result<()> {
+    while trainer.outcome().is_none() {
+        trainer.step()?;
+    }
+    Ok(())
+}
+
+/// In a job of several ranks, an error or an early stop of one rank ends the job (the others
+/// would wait for it forever); alone, `result` is returned.
+pub fn end(result: Result<()>) -> Result<()> {
+    #[cfg(feature = "mpi")]
+    if place().1 > 1 {
+        if let Err(e) = &result {
+            eprintln!("error (rank {}): {e:#}", place().0);
+            ranks::abort(1);
+        }
+    }
+    result
+}

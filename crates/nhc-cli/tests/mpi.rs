@@ -1,0 +1,103 @@
+//! `mpirun -np 2 nhc train …` (feature `mpi`): two ranks train exactly what one process trains,
+//! and a run interrupted under MPI resumes alone, and one interrupted alone resumes under MPI,
+//! each ending as the uninterrupted run. Needs OpenMPI's `mpirun` (scripts/setup_mpi.sh).
+
+#![cfg(feature = "mpi")]
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+const NHC: &str = env!("CARGO_BIN_EXE_nhc");
+
+/// `nhc ARGS`, alone or on `ranks` MPI ranks, one thread each.
+fn command(ranks: usize, args: &[&str]) -> Command {
+    let mut c = if ranks == 1 {
+        Command::new(NHC)
+    } else {
+        let mut c = Command::new("mpirun");
+        c.args(["--oversubscribe", "-np", &ranks.to_string(), "-x", "RAYON_NUM_THREADS", NHC]);
+        c
+    };
+    c.args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    c
+}
+
+fn run(ranks: usize, args: &[&str]) -> String {
+    let out = command(ranks, args).output().expect("nhc (or mpirun) runs");
+    assert!(out.status.success(), "{args:?} on {ranks} ranks: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// θ of the run's model file and its metrics lines without the wall time.
+fn result(dir: &Path) -> (Value, Vec<Value>) {
+    let model: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("model.json")).unwrap()).unwrap();
+    let metrics = std::fs::read_to_string(dir.join("metrics.jsonl")).unwrap();
+    let lines = metrics
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("wall_seconds");
+            v
+        })
+        .collect();
+    (model["params"].clone(), lines)
+}
+
+fn train_args(out: &Path) -> Vec<String> {
+    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "150", "--quiet", "--out"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([out.to_str().unwrap().to_string()])
+        .collect()
+}
+
+/// Starts the run in `out` on `ranks` and stops it (SIGTERM) once a checkpoint is written.
+fn interrupted(ranks: usize, out: &Path) {
+    let args = train_args(out);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child: Child = command(ranks, &args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let waited = std::time::Instant::now();
+    while !out.join("checkpoint.json").exists() && waited.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    child.wait().unwrap();
+    assert!(out.join("checkpoint.json").exists());
+    assert!(!out.join("summary.json").exists(), "stopped before the end");
+}
+
+#[test]
+fn two_ranks_train_what_one_process_trains() {
+    let dir = tempfile::tempdir().unwrap();
+    let (alone, ranks) = (dir.path().join("alone"), dir.path().join("ranks"));
+    let args = |out: &Path| train_args(out);
+    let (a, b) = (args(&alone), args(&ranks));
+    let printed_alone = run(1, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    let printed_ranks = run(2, &b.iter().map(String::as_str).collect::<Vec<_>>());
+    let (theta, metrics) = result(&alone);
+    assert_eq!(result(&ranks), (theta, metrics.clone()), "θ and every metrics line as in one process");
+    assert!(metrics.len() > 20, "{} iterations", metrics.len());
+    // Rank 0 alone prints the summary.
+    assert_eq!(printed_ranks.lines().count(), 1, "{printed_ranks}");
+    let summary = |s: &str| {
+        let mut v: Value = serde_json::from_str(s).unwrap();
+        for k in ["wall_seconds", "steps_per_second"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(summary(&printed_ranks), summary(&printed_alone));
+
+    // Interrupted under MPI, resumed alone; interrupted alone, resumed under MPI.
+    for (first, then, name) in [(2, 1, "mpi-then-alone"), (1, 2, "alone-then-mpi")] {
+        let out = dir.path().join(name);
+        interrupted(first, &out);
+        run(then, &["train", "--resume", out.to_str().unwrap(), "--quiet"]);
+        assert_eq!(result(&out), result(&alone), "{name}");
+    }
+}
