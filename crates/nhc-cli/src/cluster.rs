@@ -26,10 +26,109 @@ mod ranks {
         if !launched {
             return None;
         }
-        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)?;
+        let _ = MULTIPLE.set(threading == mpi::Threading::Multiple);
         let world = universe.world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
         Some((universe, rank, size))
+    }
+
+    /// Whether MPI may be called from any thread (a sweep's jobs ask rank 0 for runs).
+    static MULTIPLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+    /// Tags of a sweep's messages: a job asks for a run, rank 0 answers.
+    const ASK: i32 = 1;
+    const ANSWER: i32 = 2;
+    /// "No run left".
+    const NONE: u64 = u64::MAX;
+    /// How often a waiting rank looks for its message (MPI's blocking calls spin a core).
+    const POLL: std::time::Duration = std::time::Duration::from_millis(10);
+
+    /// Waits for `request` without spinning: a rank done with its runs leaves the cores to the
+    /// ranks still training.
+    fn quietly_until(mut request: mpi::request::Request<'static, ()>) {
+        loop {
+            match request.test() {
+                Ok(_) => return,
+                Err(r) => request = r,
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// A sweep's share of this rank (docs/DESIGN.md, "Sweeps over ranks"): rank 0 hands out the
+    /// runs from one counter, to its own jobs directly and to the other ranks' jobs on request.
+    pub fn sweep(
+        spec: &nhc_train::SweepSpec,
+        observer: &dyn nhc_train::SweepObserver,
+    ) -> anyhow::Result<Vec<nhc_train::SweepLine>> {
+        use nhc_train::sweep::{Counter, Dispatch, Part, sweep_part};
+        if MULTIPLE.get() != Some(&true) {
+            anyhow::bail!("a sweep over MPI ranks needs an MPI library with MPI_THREAD_MULTIPLE");
+        }
+        let world = SimpleCommunicator::world();
+        let rank = world.rank();
+        let mut jobs = vec![0u64; world.size() as usize];
+        world.all_gather_into(&(spec.jobs.max(1) as u64), &mut jobs[..]);
+        let all_done = || quietly_until(SimpleCommunicator::world().immediate_barrier());
+        if rank != 0 {
+            // A run that failed here is reported here; rank 0 then finds it unfinished.
+            let part = Part { dispatch: &Remote, leads: false, all_done: &all_done };
+            return match sweep_part(spec, observer, &part) {
+                Err(nhc_train::SweepError::Runs(failures)) => {
+                    for f in failures {
+                        eprintln!("error (rank {rank}): {f}");
+                    }
+                    Ok(Vec::new())
+                }
+                other => Ok(other?),
+            };
+        }
+        // Rank 0: a thread answers the other ranks' jobs until each has been told "no run left"
+        // (all of them are, before any rank reaches the end; an error ends the whole job).
+        let counter = std::sync::Arc::new(Counter::default());
+        let (runs, remote_jobs) = (spec_runs(spec), jobs[1..].iter().sum::<u64>());
+        let served = counter.clone();
+        std::thread::spawn(move || {
+            let world = SimpleCommunicator::world();
+            let mut told = 0;
+            while told < remote_jobs {
+                // Polled: a blocking receive would spin a core the jobs need.
+                let Some(status) = world.any_process().immediate_probe_with_tag(ASK) else {
+                    std::thread::sleep(POLL);
+                    continue;
+                };
+                let (_, status) = world.process_at_rank(status.source_rank()).receive_with_tag::<u64>(ASK);
+                let next = served.next(runs).map_or(NONE, |k| k as u64);
+                told += u64::from(next == NONE);
+                world.process_at_rank(status.source_rank()).send_with_tag(&next, ANSWER);
+            }
+        });
+        Ok(sweep_part(
+            spec,
+            observer,
+            &Part { dispatch: counter.as_ref(), leads: true, all_done: &all_done },
+        )?)
+    }
+
+    /// The number of runs of `spec` (tasks × seeds).
+    fn spec_runs(spec: &nhc_train::SweepSpec) -> usize {
+        let tasks =
+            if spec.tasks.iter().any(|t| t == "all") { nhc_tasks::names().len() } else { spec.tasks.len() };
+        tasks * spec.runs as usize
+    }
+
+    /// A job of a rank other than 0: asks rank 0.
+    struct Remote;
+
+    impl nhc_train::sweep::Dispatch for Remote {
+        fn next(&self, _runs: usize) -> Option<usize> {
+            let world = SimpleCommunicator::world();
+            let root = world.process_at_rank(0);
+            root.send_with_tag(&0u64, ASK);
+            let (next, _) = root.receive_with_tag::<u64>(ANSWER);
+            (next != NONE).then_some(next as usize)
+        }
     }
 
     /// The ranks of the job as [`Peers`]; MPI calls come from the thread that started MPI.
@@ -131,6 +230,18 @@ pub fn broadcast(bytes: Vec<u8>) -> Vec<u8> {
         return ranks::broadcast(bytes);
     }
     bytes
+}
+
+/// `nhc sweep`'s sweep: this process's, or in an MPI job its rank's share of one sweep.
+pub fn sweep(
+    spec: &nhc_train::SweepSpec,
+    observer: &dyn nhc_train::SweepObserver,
+) -> Result<Vec<nhc_train::SweepLine>> {
+    #[cfg(feature = "mpi")]
+    if place().1 > 1 {
+        return ranks::sweep(spec, observer);
+    }
+    Ok(nhc_train::sweep(spec, observer)?)
 }
 
 /// A following rank's part of the run: the same steps as the leader, nothing written.

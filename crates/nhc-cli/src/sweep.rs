@@ -28,13 +28,20 @@ pub fn run(spec: SweepSpec) -> Result<()> {
         bail!("give at least one test level");
     }
     let shown = Shown { bar: ProgressBar::no_length(), error: Mutex::new(None) };
-    let result = nhc_train::sweep(&spec, &shown);
+    if !crate::cluster::leads() {
+        shown.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let result = crate::cluster::end(crate::cluster::sweep(&spec, &shown).map(|_| ()));
     shown.bar.finish_and_clear();
     if let Some(e) = shown.error.into_inner().ok().flatten() {
         return Err(e);
     }
-    let lines = result?;
-    crate::emit(&format!("{} runs: {}\n", lines.len(), spec.out.join("sweep.jsonl").display()))
+    result?;
+    if !crate::cluster::leads() {
+        return Ok(());
+    }
+    let runs = std::fs::read_to_string(spec.out.join("sweep.jsonl"))?.lines().count();
+    crate::emit(&format!("{runs} runs: {}\n", spec.out.join("sweep.jsonl").display()))
 }
 
 /// What the command shows of a sweep: the runs done, and each run trained here as its summary

@@ -49,7 +49,7 @@ fn result(dir: &Path) -> (Value, Vec<Value>) {
 }
 
 fn train_args(out: &Path) -> Vec<String> {
-    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "150", "--quiet", "--out"]
+    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "600", "--quiet", "--out"]
         .iter()
         .map(|s| s.to_string())
         .chain([out.to_str().unwrap().to_string()])
@@ -100,4 +100,71 @@ fn two_ranks_train_what_one_process_trains() {
         run(then, &["train", "--resume", out.to_str().unwrap(), "--quiet"]);
         assert_eq!(result(&out), result(&alone), "{name}");
     }
+}
+
+/// sweep.jsonl without what differs between runs of the same sweep: wall times and the sweep
+/// directory's own path.
+fn sweep_lines(dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("sweep.jsonl")).unwrap();
+    text.lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let run =
+                Path::new(v["dir"].as_str().unwrap()).file_name().unwrap().to_str().unwrap().to_string();
+            v["dir"] = Value::String(run);
+            let summary = v["summary"].as_object_mut().unwrap();
+            summary.remove("wall_seconds");
+            summary.remove("steps_per_second");
+            for report in v["eval"].as_object_mut().unwrap().values_mut() {
+                report.as_object_mut().unwrap().remove("seconds");
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn two_ranks_sweep_what_one_process_sweeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("short.toml");
+    std::fs::write(&config, "max_iterations = 150\n").unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        ["sweep", "--tasks", "copy,reverse", "--runs", "3", "--levels", "10", "--samples", "3", "--jobs", "1"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--config".into(), config.to_str().unwrap().into(), "--out".into()])
+            .chain([out.to_str().unwrap().to_string()])
+            .collect()
+    };
+    let (alone, ranks, resumed) =
+        (dir.path().join("alone"), dir.path().join("ranks"), dir.path().join("resumed"));
+    let a = args(&alone);
+    run(1, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    let b = args(&ranks);
+    let printed = run(2, &b.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(sweep_lines(&ranks), sweep_lines(&alone));
+    assert_eq!(sweep_lines(&alone).len(), 6);
+    let last = format!("6 runs: {}\n", ranks.join("sweep.jsonl").display());
+    assert!(printed.ends_with(&last), "{printed}");
+
+    // Stopped under MPI once a run is done; finished by one process.
+    let c = args(&resumed);
+    let mut child = command(2, &c.iter().map(String::as_str).collect::<Vec<_>>())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let done = || {
+        std::fs::read_dir(&resumed)
+            .map_or(0, |d| d.flatten().filter(|e| e.path().join("summary.json").exists()).count())
+    };
+    let waited = std::time::Instant::now();
+    while done() == 0 && waited.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    child.wait().unwrap();
+    assert!(done() >= 1 && !resumed.join("sweep.jsonl").exists(), "stopped after a run and before the end");
+    run(1, &c.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(sweep_lines(&resumed), sweep_lines(&alone));
 }

@@ -141,6 +141,9 @@ pub enum RunError {
     /// The observer stopped the sweep while this run trained or before it evaluated.
     #[error("stopped")]
     Stopped,
+    /// Another process of a shared sweep did not finish this run (its own error says why).
+    #[error("{} was not trained and evaluated at every test level", dir.display())]
+    NotFinished { dir: PathBuf },
 }
 
 /// What a front end sees of a sweep. Its methods are called from the worker threads, so it is
@@ -199,10 +202,52 @@ fn expected_seconds(task: &str) -> u32 {
     EXPECTED_SECONDS.iter().find(|(t, _)| *t == task).map_or(u32::MAX, |(_, s)| *s)
 }
 
+/// Where a sweep's jobs get their next run: this process's counter, or one shared by several
+/// processes (the `nhc` binary's MPI ranks: rank 0 hands out runs as jobs become free).
+pub trait Dispatch: Sync {
+    /// The place in the start order of the next run for one of this process's jobs, of `runs`;
+    /// `None` once every run is handed out.
+    fn next(&self, runs: usize) -> Option<usize>;
+}
+
+/// One process's counter.
+#[derive(Debug, Default)]
+pub struct Counter(AtomicUsize);
+
+impl Dispatch for Counter {
+    fn next(&self, runs: usize) -> Option<usize> {
+        let k = self.0.fetch_add(1, Ordering::SeqCst);
+        (k < runs).then_some(k)
+    }
+}
+
+/// How a process takes part in a sweep that several processes share (docs/DESIGN.md, "Sweeps
+/// over ranks"). The run directories must be on a filesystem every process sees.
+pub struct Part<'a> {
+    /// Where this process's jobs get their runs.
+    pub dispatch: &'a dyn Dispatch,
+    /// The one process that locks the sweep directory and writes `sweep.jsonl`.
+    pub leads: bool,
+    /// Returns once every process has trained and evaluated the runs it was given.
+    pub all_done: &'a dyn Fn(),
+}
+
 /// Runs the sweep `spec` (training what is not trained, evaluating what is not evaluated), writes
 /// `DIR/sweep.jsonl` and returns its lines. Everything is checked before the first run trains.
 /// While it runs, the memory limit is shared among the jobs.
 pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<SweepLine>, SweepError> {
+    let counter = Counter::default();
+    sweep_part(spec, observer, &Part { dispatch: &counter, leads: true, all_done: &|| {} })
+}
+
+/// This process's part of a sweep shared by several: its jobs train the runs `part.dispatch`
+/// hands out; then the leading process reads every run's line from its directory and writes
+/// `DIR/sweep.jsonl`, the same file as [`sweep`]'s. Returns the lines (the leader's: all).
+pub fn sweep_part(
+    spec: &SweepSpec,
+    observer: &dyn SweepObserver,
+    part: &Part<'_>,
+) -> Result<Vec<SweepLine>, SweepError> {
     if spec.runs == 0 {
         return Err(SweepError::NoRuns);
     }
@@ -226,7 +271,7 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
             t.check_level(level)?;
         }
     }
-    let _lock = lock(&spec.out)?;
+    let _lock = if part.leads { Some(lock(&spec.out)?) } else { None };
     let jobs = spec.jobs.max(1);
     let _memory = MemoryShare::new(jobs);
     let runs: Vec<(String, u64)> =
@@ -235,7 +280,6 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
     // The longest expected runs start first, so that no job is left with a long run at the end.
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(expected_seconds(&runs[k].0)));
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
     let failures = Mutex::new(Vec::new());
@@ -253,7 +297,7 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
                     }
                 };
                 loop {
-                    let Some(&k) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { return };
+                    let Some(&k) = part.dispatch.next(runs.len()).and_then(|p| order.get(p)) else { return };
                     let (task, seed) = &runs[k];
                     if stop.load(Ordering::SeqCst) {
                         return;
@@ -280,14 +324,31 @@ pub fn sweep(spec: &SweepSpec, observer: &dyn SweepObserver) -> Result<Vec<Sweep
             });
         }
     });
+    (part.all_done)();
     if let Some(e) = pool_error.into_inner().ok().flatten() {
         return Err(SweepError::Pool(e));
     }
-    let failures = failures.into_inner().unwrap_or_default();
+    let mut failures = failures.into_inner().unwrap_or_default();
+    if !part.leads {
+        return if failures.is_empty() { Ok(Vec::new()) } else { Err(SweepError::Runs(failures)) };
+    }
+    // The runs other processes trained: their lines from their directories.
+    let mut lines: Vec<Option<SweepLine>> =
+        lines.into_iter().map(|l| l.into_inner().ok().flatten()).collect();
+    if !stop.load(Ordering::SeqCst) {
+        for (line, (task, seed)) in lines.iter_mut().zip(&runs) {
+            if line.is_none() && !failures.iter().any(|f| f.task == *task && f.seed == *seed) {
+                match finished(spec, task, *seed) {
+                    Ok(l) => *line = Some(l),
+                    Err(error) => failures.push(RunFailure { task: task.clone(), seed: *seed, error }),
+                }
+            }
+        }
+    }
     if !failures.is_empty() {
         return Err(SweepError::Runs(failures));
     }
-    let lines: Vec<SweepLine> = lines.into_iter().filter_map(|l| l.into_inner().ok().flatten()).collect();
+    let lines: Vec<SweepLine> = lines.into_iter().flatten().collect();
     if stop.load(Ordering::SeqCst) || lines.len() < runs.len() {
         return Err(SweepError::Stopped);
     }
@@ -343,6 +404,25 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError>
     serde_json::from_str(&text).map_err(|source| RunError::Damaged { path: path.into(), source })
 }
 
+/// The line of a run another process trained and evaluated, read from its directory.
+fn finished(spec: &SweepSpec, task: &str, seed: u64) -> Result<SweepLine, RunError> {
+    let dir = run_dir(&spec.out, task, seed);
+    let eval_path = dir.join("eval.json");
+    if !dir.join("summary.json").exists() || !eval_path.exists() {
+        return Err(RunError::NotFinished { dir });
+    }
+    let eval: BTreeMap<String, EvalReport> = read_json(&eval_path)?;
+    if spec.levels.iter().any(|l| !eval.contains_key(&l.to_string())) {
+        return Err(RunError::NotFinished { dir });
+    }
+    Ok(SweepLine {
+        summary: read_json(&dir.join("summary.json"))?,
+        eval,
+        curve: Some(run_dir::read_metrics(&dir)?.curve()),
+        dir,
+    })
+}
+
 /// Trains (or resumes, or skips) one run, then evaluates it at every test level: its line.
 fn one(spec: &SweepSpec, task: &str, seed: u64, watch: &Watch<'_>) -> Result<SweepLine, RunError> {
     let dir = run_dir(&spec.out, task, seed);
@@ -383,12 +463,7 @@ fn one(spec: &SweepSpec, task: &str, seed: u64, watch: &Watch<'_>) -> Result<Swe
         write_atomic(&eval_path, json.as_bytes())
             .map_err(|source| RunError::Write { path: eval_path.clone(), source })?;
     }
-    Ok(SweepLine {
-        summary: read_json(&dir.join("summary.json"))?,
-        eval: read_json(&eval_path)?,
-        curve: Some(run_dir::read_metrics(&dir)?.curve()),
-        dir,
-    })
+    finished(spec, task, seed)
 }
 
 #[cfg(test)]
