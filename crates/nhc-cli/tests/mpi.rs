@@ -1,6 +1,8 @@
-//! `mpirun -np 2 nhc train …` (feature `mpi`): two ranks train exactly what one process trains,
-//! and a run interrupted under MPI resumes alone, and one interrupted alone resumes under MPI,
-//! each ending as the uninterrupted run. Needs OpenMPI's `mpirun` (scripts/setup_mpi.sh).
+//! `mpirun -np 2 nhc train …` and `… nhc sweep …` (feature `mpi`): two ranks train exactly what
+//! one process trains and write the same sweep.jsonl; a run interrupted under MPI resumes alone,
+//! one interrupted alone resumes under MPI, and a sweep whose rank was killed (MPI then ends the
+//! job) is finished by one process, each ending as the uninterrupted one. Needs OpenMPI's
+//! `mpirun` (scripts/setup_mpi.sh).
 
 #![cfg(feature = "mpi")]
 
@@ -123,6 +125,22 @@ fn sweep_lines(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The processes whose parent is `pid` (from /proc).
+fn children(pid: u32) -> Vec<u32> {
+    let mut found: Vec<u32> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // `pid (comm) state ppid …`: the fields after the command name's closing parenthesis.
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse::<u32>().ok()?;
+            (ppid == pid).then(|| e.file_name().to_str()?.parse().ok()).flatten()
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 #[test]
 fn two_ranks_sweep_what_one_process_sweeps() {
     let dir = tempfile::tempdir().unwrap();
@@ -147,7 +165,7 @@ fn two_ranks_sweep_what_one_process_sweeps() {
     let last = format!("6 runs: {}\n", ranks.join("sweep.jsonl").display());
     assert!(printed.ends_with(&last), "{printed}");
 
-    // Stopped under MPI once a run is done; finished by one process.
+    // A rank killed once a run is done; the sweep finished by one process.
     let c = args(&resumed);
     let mut child = command(2, &c.iter().map(String::as_str).collect::<Vec<_>>())
         .stdout(Stdio::null())
@@ -162,8 +180,10 @@ fn two_ranks_sweep_what_one_process_sweeps() {
     while done() == 0 && waited.elapsed().as_secs() < 120 {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    child.wait().unwrap();
+    // A rank dies: MPI ends the whole job.
+    let rank = children(child.id()).pop().expect("mpirun started its ranks");
+    Command::new("kill").args(["-KILL", &rank.to_string()]).status().unwrap();
+    assert!(!child.wait().unwrap().success(), "the job ends with an error");
     assert!(done() >= 1 && !resumed.join("sweep.jsonl").exists(), "stopped after a run and before the end");
     run(1, &c.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(sweep_lines(&resumed), sweep_lines(&alone));
