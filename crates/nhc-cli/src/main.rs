@@ -294,18 +294,22 @@ enum Command {
 }
 
 fn main() {
-    let mpi = cluster::start();
-    if let Err(e) = real_main() {
-        // Print the chain of causes, skipping those a message already quotes.
-        let mut text = e.to_string();
-        for cause in e.chain().skip(1) {
-            let c = cause.to_string();
-            if !text.contains(&c) {
-                text = format!("{text}: {c}");
+    let failed = {
+        // An MPI job's environment, finalized at the end of this block (before any exit).
+        let _mpi = cluster::start();
+        real_main().err().map(|e| {
+            // Print the chain of causes, skipping those a message already quotes.
+            let mut text = e.to_string();
+            for cause in e.chain().skip(1) {
+                let c = cause.to_string();
+                if !text.contains(&c) {
+                    text = format!("{text}: {c}");
+                }
             }
-        }
-        eprintln!("error: {text}");
-        drop(mpi);
+            eprintln!("error: {text}");
+        })
+    };
+    if failed.is_some() {
         std::process::exit(1);
     }
 }
