@@ -256,11 +256,9 @@ pub fn follow(mut trainer: Trainer) -> Result<()> {
 /// would wait for it forever); alone, `result` is returned.
 pub fn end(result: Result<()>) -> Result<()> {
     #[cfg(feature = "mpi")]
-    if place().1 > 1 {
-        if let Err(e) = &result {
-            eprintln!("error (rank {}): {e:#}", place().0);
-            ranks::abort(1);
-        }
+    if let (Err(e), (rank, 2..)) = (&result, place()) {
+        eprintln!("error (rank {rank}): {e:#}");
+        ranks::abort(1);
     }
     result
 }

@@ -5,6 +5,7 @@
 //! `mpirun` (scripts/setup_mpi.sh).
 
 #![cfg(feature = "mpi")]
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failing test
 
 use serde_json::Value;
 use std::path::Path;

@@ -9,11 +9,14 @@ use nhc_train::peers::{Peers, share};
 use nhc_train::{TrainConfig, Trainer};
 use std::sync::{Arc, Barrier, Mutex};
 
+/// Each thread's share of (fitness, steps), and the barrier they meet at.
+type Board = (Mutex<Vec<Vec<(f64, u64)>>>, Barrier);
+
 /// An all-gather among `size` threads: each puts its share in, waits for the others, reads all.
 struct Threads {
     rank: usize,
     size: usize,
-    board: Arc<(Mutex<Vec<Vec<(f64, u64)>>>, Barrier)>,
+    board: Arc<Board>,
 }
 
 impl Peers for Threads {
