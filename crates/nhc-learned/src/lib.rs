@@ -100,6 +100,27 @@ pub struct LearnConfig {
 }
 
 impl LearnConfig {
+    /// The `nhc data-modules train` command that trains this config into `out`: the world, the
+    /// output and every flag whose value is not the default.
+    pub fn command(&self, out: &std::path::Path) -> String {
+        let d = LearnConfig::new(&self.world);
+        let layers = |h: &[usize]| h.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        let mut c = format!("nhc data-modules train --world {} --out {}", self.world, out.display());
+        for (flag, value, default) in [
+            ("--seed", self.seed.to_string(), d.seed.to_string()),
+            ("--states", self.states.to_string(), d.states.to_string()),
+            ("--held-out", self.held_out.to_string(), d.held_out.to_string()),
+            ("--epochs", self.epochs.to_string(), d.epochs.to_string()),
+            ("--hidden", layers(&self.action_hidden), layers(&d.action_hidden)),
+            ("--mask-hidden", layers(&self.mask_hidden), layers(&d.mask_hidden)),
+        ] {
+            if value != default {
+                c += &format!(" {flag} {value}");
+            }
+        }
+        c
+    }
+
     /// The defaults for `world`.
     pub fn new(world: &str) -> Self {
         LearnConfig {
@@ -433,7 +454,7 @@ fn learn_in<W: World>(
         "config": config,
         "accuracy": accuracy,
         "seconds": seconds + start.elapsed().as_secs_f64(),
-        "command": format!("nhc data-modules train --world {} --out {}", config.world, out.display()),
+        "command": config.command(out),
     });
     write_meta(out, &meta(training))?;
     // Finished: only the data modules stay.
@@ -630,6 +651,19 @@ mod tests {
     /// Stopped after epoch 1 and resumed, a run saves the same networks and measures the same
     /// accuracy as one run straight through; it keeps only its data modules; run again, it is
     /// found finished; another config in its directory is refused.
+    /// The command a finished run records reproduces it: every flag that is not the default.
+    #[test]
+    fn the_recorded_command_names_the_flags_that_differ() {
+        let out = std::path::Path::new("runs/dm");
+        let d = LearnConfig::new("sokoban8");
+        assert_eq!(d.command(out), "nhc data-modules train --world sokoban8 --out runs/dm");
+        let c = LearnConfig { epochs: 50, mask_hidden: vec![256], ..d };
+        assert_eq!(
+            c.command(out),
+            "nhc data-modules train --world sokoban8 --out runs/dm --epochs 50 --mask-hidden 256"
+        );
+    }
+
     #[test]
     fn a_resumed_run_ends_as_an_uninterrupted_one() {
         let (straight, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
