@@ -377,7 +377,14 @@ def test_an_interrupted_run_resumes_to_the_same_theta(tmp_path):
     assert np.array_equal(resumed.params, whole.params)
 
 
+def python_handles_ctrl_c():
+    """Python's own SIGINT handler, which a shell that starts these tests in the background
+    replaces with "ignore" (POSIX, for commands run asynchronously without job control)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def test_ctrl_c_stops_training_between_iterations(tmp_path):
+    python_handles_ctrl_c()
     seen = []
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
@@ -429,6 +436,7 @@ def test_a_sweep_gives_the_lines_of_nhc_sweep(tmp_path, nhc_bin):
 
 
 def test_ctrl_c_stops_a_sweep_and_the_same_call_continues_it(tmp_path):
+    python_handles_ctrl_c()
     args = {"runs": 2, "config": {"max_iterations": 1500}, "jobs": 2, "levels": [5], "samples": 5}
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
