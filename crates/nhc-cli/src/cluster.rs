@@ -87,7 +87,7 @@ mod ranks {
         // Rank 0: a thread answers the other ranks' jobs until each has been told "no run left"
         // (all of them are, before any rank reaches the end; an error ends the whole job).
         let counter = std::sync::Arc::new(Counter::default());
-        let (runs, remote_jobs) = (spec_runs(spec), jobs[1..].iter().sum::<u64>());
+        let (runs, remote_jobs) = (nhc_train::sweep::runs(spec)?.len(), jobs[1..].iter().sum::<u64>());
         let served = counter.clone();
         std::thread::spawn(move || {
             let world = SimpleCommunicator::world();
@@ -109,13 +109,6 @@ mod ranks {
             observer,
             &Part { dispatch: counter.as_ref(), leads: true, all_done: &all_done },
         )?)
-    }
-
-    /// The number of runs of `spec` (tasks × seeds).
-    fn spec_runs(spec: &nhc_train::SweepSpec) -> usize {
-        let tasks =
-            if spec.tasks.iter().any(|t| t == "all") { nhc_tasks::names().len() } else { spec.tasks.len() };
-        tasks * spec.runs as usize
     }
 
     /// A job of a rank other than 0: asks rank 0.

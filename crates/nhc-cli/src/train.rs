@@ -48,14 +48,16 @@ pub fn start(run: NewRun, quiet: bool) -> Result<()> {
 /// sends its state to the other ranks.
 pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
     cluster::end((|| {
-        let state = match cluster::leads() {
-            true => serde_json::to_vec(&run_dir::load_checkpoint(dir)?.state)?,
-            false => Vec::new(),
-        };
-        let state: TrainState = serde_json::from_slice(&cluster::broadcast(state))?;
-        let task = nhc_tasks::registry::find_in(&state.task, Some(&state.domain))?;
-        if !cluster::leads() {
-            return cluster::follow(cluster::join(Trainer::from_state(task, state)?));
+        if cluster::place().1 > 1 {
+            let state = match cluster::leads() {
+                true => serde_json::to_vec(&run_dir::load_checkpoint(dir)?.state)?,
+                false => Vec::new(),
+            };
+            let state: TrainState = serde_json::from_slice(&cluster::broadcast(state))?;
+            if !cluster::leads() {
+                let task = nhc_tasks::registry::find_in(&state.task, Some(&state.domain))?;
+                return cluster::follow(cluster::join(Trainer::from_state(task, state)?));
+            }
         }
         let mut bar = Bar { quiet, bar: None };
         let outcome = run_dir::resume_with(dir, &mut bar, &cluster::join)?;

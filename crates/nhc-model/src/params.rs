@@ -257,15 +257,19 @@ impl Params {
 mod tests {
     use super::*;
 
+    /// A small linear congruential generator: values of mixed sign and magnitude.
+    fn mixed(mut state: u64) -> impl FnMut() -> f32 {
+        move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 10f32.powi((state % 5) as i32 - 2)
+        }
+    }
+
     /// Stacked blocks give, bit for bit, what the blocks give one by one, for any split of the
     /// input into parts and row counts that do and do not fill the lanes.
     #[test]
     fn stacked_blocks_equal_the_blocks_bit_for_bit() {
-        let mut state = 99u64;
-        let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 10f32.powi((state % 5) as i32 - 2)
-        };
+        let mut next = mixed(99);
         for cols in [1, 5, 10, 18] {
             for rows in [[0, 3, 0], [4, 8, 2], [1, 0, 16], [7, 9, 1]] {
                 let mut offset = 2;
@@ -300,12 +304,7 @@ mod tests {
     /// for any row count and any width of at least 1.
     #[test]
     fn apply_sums_each_row_in_order() {
-        // A small linear congruential generator: values of mixed sign and magnitude.
-        let mut state = 12345u64;
-        let mut next = || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 10f32.powi((state % 5) as i32 - 2)
-        };
+        let mut next = mixed(12345);
         for rows in 0..11 {
             for cols in [1, 3, 7, 16] {
                 let block = Block::after(3, rows, cols);

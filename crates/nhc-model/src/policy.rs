@@ -28,6 +28,15 @@ pub struct BusDecision {
     pub margin: f32,
 }
 
+impl BusDecision {
+    /// The argmax of the Bus's logits and its margin (MODEL §5).
+    #[inline]
+    pub fn from_logits(logits: &[f32]) -> Self {
+        let op = argmax(logits);
+        BusDecision { op, margin: margin(logits, op) }
+    }
+}
+
 /// Anything that drives the algorithmic side of the NHC: the learned modules or a task's
 /// scripted solution. Both see only the control stream. `Dec` is what the memory interface
 /// decides for the memory module in use (the NHC's [`MemoryDecision`] by default).
@@ -216,9 +225,7 @@ impl Policy for Learned {
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
         self.bus.apply(&[input_bus, c_c, read_now], &mut self.logits);
-        let logits = &self.logits[..self.bus.rows()];
-        let op = argmax(logits);
-        BusDecision { op, margin: margin(logits, op) }
+        BusDecision::from_logits(&self.logits[..self.bus.rows()])
     }
 }
 
@@ -233,6 +240,5 @@ pub(crate) fn bus_decision(
 ) -> BusDecision {
     concat(x, parts);
     block.apply(theta, x, logits);
-    let op = argmax(logits);
-    BusDecision { op, margin: margin(logits, op) }
+    BusDecision::from_logits(logits)
 }

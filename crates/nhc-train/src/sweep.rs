@@ -232,6 +232,17 @@ pub struct Part<'a> {
     pub all_done: &'a dyn Fn(),
 }
 
+/// The runs of `spec`, (task, seed), in the order of `sweep.jsonl`: its tasks (`all`: every
+/// task), then seeds 1..=runs.
+pub fn runs(spec: &SweepSpec) -> Result<Vec<(String, u64)>, SweepError> {
+    let tasks: Vec<String> = if spec.tasks.iter().any(|t| t == "all") {
+        nhc_tasks::names().into_iter().map(String::from).collect()
+    } else {
+        spec.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
+    };
+    Ok(tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t.clone(), seed))).collect())
+}
+
 /// Runs the sweep `spec` (training what is not trained, evaluating what is not evaluated), writes
 /// `DIR/sweep.jsonl` and returns its lines. Everything is checked before the first run trains.
 /// While it runs, the memory limit is shared among the jobs.
@@ -260,12 +271,8 @@ pub fn sweep_part(
     if spec.levels.is_empty() {
         return Err(SweepError::NoLevels);
     }
-    let tasks: Vec<String> = if spec.tasks.iter().any(|t| t == "all") {
-        nhc_tasks::names().into_iter().map(String::from).collect()
-    } else {
-        spec.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
-    };
-    for task in &tasks {
+    let runs = runs(spec)?;
+    for (task, _) in &runs {
         let t = find(task)?;
         for &level in &spec.levels {
             t.check_level(level)?;
@@ -274,8 +281,6 @@ pub fn sweep_part(
     let _lock = if part.leads { Some(lock(&spec.out)?) } else { None };
     let jobs = spec.jobs.max(1);
     let _memory = MemoryShare::new(jobs);
-    let runs: Vec<(String, u64)> =
-        tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t.clone(), seed))).collect();
     observer.started(&runs);
     // The longest expected runs start first, so that no job is left with a long run at the end.
     let mut order: Vec<usize> = (0..runs.len()).collect();
