@@ -229,7 +229,6 @@ pub fn train(
     dir: &Path,
     observer: &mut dyn DncObserver,
 ) -> Result<Finished, TrainError> {
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
     let _lock = nhc_train::lock::lock(dir)?;
     let (config_path, checkpoint_path) = (dir.join("config.json"), dir.join("checkpoint.json"));
     let existing: Option<DncTrainConfig> =

@@ -362,6 +362,20 @@ mod tests {
         c.check()
     }
 
+    /// Every file of the repository's configs/ is a valid config.
+    #[test]
+    fn the_shipped_configs_load() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+        let mut count = 0;
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            TrainConfig::from_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            count += 1;
+        }
+        assert!(count >= 10, "{count} configs");
+        Ok(())
+    }
+
     #[test]
     fn defaults_are_valid_and_the_papers() {
         let c = TrainConfig::default();

@@ -18,6 +18,8 @@ pub struct DirLock {
 pub enum LockError {
     #[error("cannot create directory {}", dir.display())]
     CreateDir { dir: PathBuf, source: std::io::Error },
+    #[error("{} exists and is not a directory", dir.display())]
+    NotADirectory { dir: PathBuf },
     #[error("cannot open lock file {}", path.display())]
     Open { path: PathBuf, source: std::io::Error },
     /// Another process holds the lock; `pid` is what it wrote into the file, if anything.
@@ -31,6 +33,9 @@ pub enum LockError {
 
 /// Creates `dir` if needed and locks it, before anything else is written there.
 pub fn lock(dir: &Path) -> Result<DirLock, LockError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(LockError::NotADirectory { dir: dir.into() });
+    }
     std::fs::create_dir_all(dir).map_err(|source| LockError::CreateDir { dir: dir.into(), source })?;
     let path = dir.join("lock");
     let mut file = OpenOptions::new()
@@ -75,6 +80,16 @@ mod tests {
         assert!(err.contains(&format!("pid {}", std::process::id())), "{err}");
         drop(first);
         lock(dir.path())?;
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_in_place_of_the_directory_is_named() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let file = dir.path().join("run");
+        std::fs::write(&file, "")?;
+        let err = lock(&file).unwrap_err().to_string();
+        assert_eq!(err, format!("{} exists and is not a directory", file.display()));
         Ok(())
     }
 }

@@ -110,6 +110,10 @@ pub struct IterationLog {
     pub offspring_raw: Vec<f64>,
     /// The rank utility each offspring received (MODEL §6); empty when θ was left alone.
     pub offspring_shaped: Vec<f64>,
+    /// Model steps each offspring ran on the batch, by offspring index (what its rank or thread
+    /// spent); empty when θ was left alone, and in files written before it was recorded.
+    #[serde(default)]
+    pub offspring_steps: Vec<u64>,
     pub advance: Advance,
     /// The generalization check: present exactly when the iteration solved the mixed level and
     /// a check is configured (`advance` is then finished or failed_check).

@@ -360,6 +360,7 @@ mod tests {
             best_offspring: None,
             offspring_raw: Vec::new(),
             offspring_shaped: Vec::new(),
+            offspring_steps: Vec::new(),
             advance: crate::Advance::Stay,
             check: None,
             perfect_streak: 0,

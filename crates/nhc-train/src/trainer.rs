@@ -220,12 +220,13 @@ impl Trainer {
         let scored = self.score(&keys, batch.as_ref(), noise);
         let update = self.state.config.update_rule(scored.failed == 0, scored.max_fitness);
         let mut steps = scored.steps;
-        let (offspring_raw, offspring_shaped) = if update.updated() {
+        let (offspring_raw, offspring_shaped, offspring_steps) = if update.updated() {
             let (offspring, offspring_steps) = self.update(batch.as_ref(), noise, update.learned(), level)?;
-            steps += offspring_steps;
-            offspring.into_iter().unzip()
+            steps += offspring_steps.iter().sum::<u64>();
+            let (raw, shaped) = offspring.into_iter().unzip();
+            (raw, shaped, offspring_steps)
         } else {
-            (Vec::new(), Vec::new())
+            (Vec::new(), Vec::new(), Vec::new())
         };
         self.state.iteration += 1;
         let (advance, check, check_steps) = self.advance(update);
@@ -246,6 +247,7 @@ impl Trainer {
             best_offspring: offspring_raw.iter().copied().reduce(f64::max),
             offspring_raw,
             offspring_shaped,
+            offspring_steps,
             advance,
             check,
             perfect_streak: s.curriculum.streak,
@@ -280,15 +282,15 @@ impl Trainer {
     }
 
     /// One NES update (MODEL §6): offspring drawn from the run's generator on this thread and
-    /// scored in parallel, θ moved. Returns each offspring's (raw fitness, utility) and the
-    /// steps run.
+    /// scored in parallel, θ moved. Returns each offspring's (raw fitness, utility) and steps
+    /// run.
     fn update(
         &mut self,
         batch: &dyn Prepared,
         noise: Option<(f32, &[u64])>,
         learned: bool,
         level: usize,
-    ) -> Result<(Vec<(f64, f64)>, u64), TrainError> {
+    ) -> Result<(Vec<(f64, f64)>, Vec<u64>), TrainError> {
         let s = &mut self.state;
         let params = s.config.nes();
         s.nes.ask(&params, &mut s.rng);
@@ -298,7 +300,7 @@ impl Trainer {
         let mine = score_offspring(&self.model, &|o| nes.offspring(&params, o), mine, batch, noise);
         let scored = peers.all_gather(&mine, p);
         let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
-        let steps = scored.iter().map(|f| f.1).sum::<u64>();
+        let steps = scored.iter().map(|f| f.1).collect();
         let shaped = s.nes.tell(&params, &fitness);
         if let Err(source) = Params::new(self.model.clone(), s.nes.theta.clone()) {
             return Err(TrainError::Diverged { iteration: s.iteration + 1, source });

@@ -93,6 +93,8 @@ fn assert_consistent(logs: &[IterationLog]) {
         assert_eq!(l.failed > 0, u == Update::Mistake, "{l:?}");
         assert_eq!(!l.offspring_raw.is_empty(), u.updated(), "{l:?}");
         assert_eq!(l.offspring_shaped.len(), l.offspring_raw.len(), "{l:?}");
+        assert_eq!(l.offspring_steps.len(), l.offspring_raw.len(), "{l:?}");
+        assert!(l.offspring_steps.iter().sum::<u64>() < l.steps, "θ runs too: {l:?}");
         assert_eq!(l.best_offspring.is_some(), u.updated(), "{l:?}");
         assert!(!l.advance.solved() || u.perfect(), "{l:?}");
         assert!(l.advance != Advance::Restart || u.learned(), "{l:?}");
