@@ -2,11 +2,12 @@
 """On paper: how NES runs and sweeps would scale over MPI ranks, from measured costs.
 
     python3 scripts/mpi_scaling.py --profile DIR... --sweeps FILE... [--latency-us 5,50]
+                                   [--iterations N]
 
 --profile: run directories (or sweep directories holding them) whose metrics.jsonl records
 `offspring_steps`. Per task, a least-squares fit of each iteration's wall time on its model steps
 gives the cost of a step and the rest of an iteration (batch, noise, update, log), the part every
-rank repeats. With k ranks an iteration then costs
+rank repeats (--iterations N: each run's first N iterations only). With k ranks an iteration then costs
     rest + step · (θ's steps + the check's + the largest share of offspring steps)
                                                        (shares as nhc_train::peers::share)
 plus one all-gather, at most log2(k) latencies. Printed: the speed-up of one run over 2-20 ranks
@@ -50,13 +51,15 @@ def fit(xs, ys):
     return my - b * mx, b
 
 
-def profile(run):
+def profile(run, limit=None):
     """(task, per-iteration rows (wall seconds, θ+check steps, offspring steps))."""
     task = json.loads((run / "config.json").read_text())["task"]
     rows, last = [], 0.0
     with open(run / "metrics.jsonl") as f:
         for line in f:
             m = json.loads(line)
+            if limit is not None and m["iteration"] > limit:
+                break
             if "offspring_steps" not in m:
                 sys.exit(f"{run}: metrics.jsonl has no offspring_steps (written before they were recorded)")
             dt, last = m["wall_seconds"] - last, m["wall_seconds"]
@@ -74,10 +77,10 @@ def iteration_seconds(rest, step, row, ranks, latency):
     return rest + step * (repeated + largest) + hops * latency
 
 
-def nes_table(paths, latencies, ranks=(2, 4, 10, 20)):
+def nes_table(paths, latencies, limit, ranks=(2, 4, 10, 20)):
     by_task = defaultdict(list)
     for run in run_dirs(paths):
-        task, rows = profile(run)
+        task, rows = profile(run, limit)
         by_task[task].append(rows)
     print("## One NES run over k ranks (compute only; then with all-gather latencies)\n")
     head = " | ".join(f"k={k}" for k in ranks)
@@ -121,13 +124,13 @@ def sweep_table(files, ranks=(1, 2, 8, 64, 512)):
     times = [t for t, _ in runs]
     total = sum(times)
     print(f"## The sweep over ranks: {len(runs)} runs, {total / 3600:.1f} hours of one rank\n")
-    print("| ranks | longest first (h) | bound (h) | limited by |")
+    print("| ranks | longest first (min) | bound (min) | limited by |")
     print("|---:|---:|---:|---|")
     for k in ranks:
         bound = max(total / k, max(times))
         limit = "the longest run" if max(times) >= total / k else "total work"
-        print(f"| {k} | {lpt(times, k) / 3600:.2f} | {bound / 3600:.2f} | {limit} |")
-    print("\nLongest runs:", ", ".join(f"{label} {t / 3600:.2f} h" for t, label in sorted(runs, reverse=True)[:5]))
+        print(f"| {k} | {lpt(times, k) / 60:.1f} | {bound / 60:.1f} | {limit} |")
+    print("\nLongest runs:", ", ".join(f"{label} {t / 60:.1f} min" for t, label in sorted(runs, reverse=True)[:5]))
     print()
 
 
@@ -136,10 +139,11 @@ def main():
     ap.add_argument("--profile", nargs="*", default=[])
     ap.add_argument("--sweeps", nargs="*", default=[])
     ap.add_argument("--latency-us", default="5,50", help="all-gather latencies per log2 step, µs")
+    ap.add_argument("--iterations", type=int, help="only each run's first N iterations")
     a = ap.parse_args()
     latencies = [float(x) * 1e-6 for x in a.latency_us.split(",")]
     if a.profile:
-        nes_table(a.profile, latencies)
+        nes_table(a.profile, latencies, a.iterations)
     if a.sweeps:
         sweep_table(a.sweeps)
 
