@@ -97,7 +97,8 @@ impl From<&DncRunLine> for RunCells {
     }
 }
 
-/// Our cell of Table 1 for the runs `rs` of one model and task.
+/// Our cell of Table 1 for the runs `rs` of one model and task; a level evaluated for only some
+/// of them names how many.
 pub fn our_cell(rs: &[RunCells], row: &str) -> String {
     let s = |f: fn(&RunCells) -> f64| median_iqr(rs.iter().map(f).collect());
     match row {
@@ -112,7 +113,17 @@ pub fn our_cell(rs: &[RunCells], row: &str) -> String {
             let perfect = evals.iter().filter(|(solved, samples)| solved == samples).count();
             let (solved, samples) = evals.iter().fold((0, 0), |(a, b), e| (a + e.0, b + e.1));
             let pct = |a: f64, b: f64| format!("{:.1}%", 100.0 * a / b.max(1.0));
-            format!("{} ~ {}", pct(perfect as f64, evals.len() as f64), pct(solved as f64, samples as f64))
+            let cell = format!(
+                "{} ~ {}",
+                pct(perfect as f64, evals.len() as f64),
+                pct(solved as f64, samples as f64)
+            );
+            // A level not evaluated for every run says over how many runs it is.
+            if evals.len() < rs.len() {
+                format!("{cell} ({} of {} runs)", evals.len(), rs.len())
+            } else {
+                cell
+            }
         }
     }
 }
@@ -318,5 +329,21 @@ mod tests {
         for v in Variant::ALL {
             assert!(t.models.contains_key(model_name(v)));
         }
+    }
+
+    /// A level cell counts perfect runs and solved samples over the runs evaluated there, and
+    /// says so when that is not every run.
+    #[test]
+    fn a_level_cell_names_a_partial_evaluation() {
+        let run = |levels: &[(&str, usize)]| RunCells {
+            iterations: 1,
+            last_learned: 1,
+            last_solved: 1,
+            eval: levels.iter().map(|&(l, solved)| (l.to_string(), (solved, 50))).collect(),
+        };
+        let rs = [run(&[("10", 50), ("100", 25)]), run(&[("10", 50)]), run(&[("10", 0)])];
+        assert_eq!(our_cell(&rs, "level 10"), "66.7% ~ 66.7%");
+        assert_eq!(our_cell(&rs, "level 100"), "0.0% ~ 50.0% (1 of 3 runs)");
+        assert_eq!(our_cell(&rs, "level 500"), "–");
     }
 }
