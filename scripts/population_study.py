@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Does a larger population make early-level stalls rarer per wall-clock hour?
+
+    python3 scripts/population_study.py SWEEP_DIR... [--early 3]
+
+Each SWEEP_DIR is an `nhc sweep` output (sweep.jsonl and its run directories), e.g. the paper's
+population and configs/population40.toml, configs/population100.toml on the same tasks. Per task
+and population P it prints: runs, finished runs, stalls (lineages a restart ended at level
+<= --early), learning iterations (median over runs, restarts included), the wall minutes of the runs
+on one rank, and the minutes they would take with their offspring spread over P/20 ranks (one
+rank's share of the paper's 20), from each run's own metrics as scripts/mpi_scaling.py models an
+iteration (no latency); then stalls and finished runs per such hour.
+"""
+
+import argparse
+import json
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+from mpi_scaling import fit, iteration_seconds, profile
+
+
+def runs(sweep):
+    for line in open(Path(sweep) / "sweep.jsonl"):
+        r = json.loads(line)
+        d = Path(r["dir"])
+        if not d.is_absolute() and not d.exists():
+            d = Path(sweep) / d.name
+        yield r["summary"], d
+
+
+def population(run_dir):
+    return json.loads((run_dir / "config.json").read_text())["train"]["population"]
+
+
+def projected_seconds(run_dir, ranks):
+    """The run's wall time with its offspring over `ranks` ranks, from its per-iteration costs."""
+    if ranks == 1:
+        return json.loads((run_dir / "summary.json").read_text())["wall_seconds"]
+    _, rows = profile(run_dir)
+    rest, step = fit([r[1] + sum(r[2]) for r in rows], [r[0] for r in rows])
+    rest = max(rest, 0.0)
+    one = sum(iteration_seconds(rest, step, r, 1, 0.0) for r in rows)
+    many = sum(iteration_seconds(rest, step, r, ranks, 0.0) for r in rows)
+    return sum(r[0] for r in rows) * many / one
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("sweeps", nargs="+")
+    ap.add_argument("--early", type=int, default=3, help="highest level a stall counts as early")
+    a = ap.parse_args()
+    table = defaultdict(list)
+    for sweep in a.sweeps:
+        for s, d in runs(sweep):
+            table[(s["task"], population(d))].append((s, d))
+    print(f"| task | P | runs | finished | early stalls | learning iterations (median) | minutes, 1 rank | "
+          f"minutes, P/20 ranks | early stalls per hour | finished per hour |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for (task, p), rs in sorted(table.items()):
+        ranks = max(1, p // 20)
+        finished = sum(s["outcome"] == "solved" for s, _ in rs)
+        stalls = sum(
+            1
+            for s, _ in rs
+            for lineage in s["lineages"]
+            if lineage["ending"] == "restart" and lineage["level"] <= a.early
+        )
+        hours = sum(s["wall_seconds"] for s, _ in rs) / 3600
+        spread = sum(projected_seconds(d, ranks) for _, d in rs) / 3600
+        median = statistics.median(s["learning_iterations"] for s, _ in rs)
+        print(f"| {task} | {p} | {len(rs)} | {finished} | {stalls} | {median:.0f} | {hours * 60:.1f} | {spread * 60:.1f} | "
+              f"{stalls / spread:.1f} | {finished / spread:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
