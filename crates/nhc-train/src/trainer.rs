@@ -56,6 +56,15 @@ fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> C
     Config { links: config.links, ..task.algorithm().model(variant) }
 }
 
+/// Each offspring's raw fitness, utility and steps, by offspring index; empty when θ was left
+/// alone.
+#[derive(Default)]
+struct Offspring {
+    raw: Vec<f64>,
+    shaped: Vec<f64>,
+    steps: Vec<u64>,
+}
+
 /// A training run of one task as one model variant.
 pub struct Trainer {
     state: TrainState,
@@ -220,14 +229,12 @@ impl Trainer {
         let scored = self.score(&keys, batch.as_ref(), noise);
         let update = self.state.config.update_rule(scored.failed == 0, scored.max_fitness);
         let mut steps = scored.steps;
-        let (offspring_raw, offspring_shaped, offspring_steps) = if update.updated() {
-            let (offspring, offspring_steps) = self.update(batch.as_ref(), noise, update.learned(), level)?;
-            steps += offspring_steps.iter().sum::<u64>();
-            let (raw, shaped) = offspring.into_iter().unzip();
-            (raw, shaped, offspring_steps)
+        let offspring = if update.updated() {
+            self.update(batch.as_ref(), noise, update.learned(), level)?
         } else {
-            (Vec::new(), Vec::new(), Vec::new())
+            Offspring::default()
         };
+        steps += offspring.steps.iter().sum::<u64>();
         self.state.iteration += 1;
         let (advance, check, check_steps) = self.advance(update);
         steps += check_steps;
@@ -244,10 +251,10 @@ impl Trainer {
             fitness_raw: scored.fitness_raw,
             update,
             failed: scored.failed,
-            best_offspring: offspring_raw.iter().copied().reduce(f64::max),
-            offspring_raw,
-            offspring_shaped,
-            offspring_steps,
+            best_offspring: offspring.raw.iter().copied().reduce(f64::max),
+            offspring_raw: offspring.raw,
+            offspring_shaped: offspring.shaped,
+            offspring_steps: offspring.steps,
             advance,
             check,
             perfect_streak: s.curriculum.streak,
@@ -282,15 +289,14 @@ impl Trainer {
     }
 
     /// One NES update (MODEL §6): offspring drawn from the run's generator on this thread and
-    /// scored in parallel, θ moved. Returns each offspring's (raw fitness, utility) and steps
-    /// run.
+    /// scored in parallel, θ moved.
     fn update(
         &mut self,
         batch: &dyn Prepared,
         noise: Option<(f32, &[u64])>,
         learned: bool,
         level: usize,
-    ) -> Result<(Vec<(f64, f64)>, Vec<u64>), TrainError> {
+    ) -> Result<Offspring, TrainError> {
         let s = &mut self.state;
         let params = s.config.nes();
         s.nes.ask(&params, &mut s.rng);
@@ -299,9 +305,9 @@ impl Trainer {
         let mine = share(p, peers.rank(), peers.size());
         let mine = score_offspring(&self.model, &|o| nes.offspring(&params, o), mine, batch, noise);
         let scored = peers.all_gather(&mine, p);
-        let fitness: Vec<f64> = scored.iter().map(|f| f.0).collect();
+        let raw: Vec<f64> = scored.iter().map(|f| f.0).collect();
         let steps = scored.iter().map(|f| f.1).collect();
-        let shaped = s.nes.tell(&params, &fitness);
+        let shaped = s.nes.tell(&params, &raw);
         if let Err(source) = Params::new(self.model.clone(), s.nes.theta.clone()) {
             return Err(TrainError::Diverged { iteration: s.iteration + 1, source });
         }
@@ -311,7 +317,7 @@ impl Trainer {
         } else {
             s.margin_updates += 1;
         }
-        Ok((fitness.into_iter().zip(shaped).collect(), steps))
+        Ok(Offspring { raw, shaped, steps })
     }
 
     /// Moves the curriculum on (MODEL §7): what the iteration did to it and to the lineage
