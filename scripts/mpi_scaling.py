@@ -7,7 +7,8 @@
 --profile: run directories (or sweep directories holding them) whose metrics.jsonl records
 `offspring_steps`. Per task, a least-squares fit of each iteration's wall time on its model steps
 gives the cost of a step and the rest of an iteration (batch, noise, update, log), the part every
-rank repeats (--iterations N: each run's first N iterations only). With k ranks an iteration then costs
+rank repeats (--iterations N: each run's first N iterations only). With k ranks an iteration
+then costs
     rest + step · (θ's steps + the check's + the largest share of offspring steps)
                                                        (shares as nhc_train::peers::share)
 plus one all-gather, at most log2(k) latencies. Printed: the speed-up of one run over 2-20 ranks
@@ -77,6 +78,19 @@ def iteration_seconds(rest, step, row, ranks, latency):
     return rest + step * (repeated + largest) + hops * latency
 
 
+def fitted(rows):
+    """(rest, step): an iteration's wall time fitted on its model steps, the rest at least 0."""
+    rest, step = fit([r[1] + sum(r[2]) for r in rows], [r[0] for r in rows])
+    return max(rest, 0.0), step
+
+
+def speedup(rows, cost, ranks, latency=0.0):
+    """How much faster the iterations `rows` run on `ranks` ranks than on one, at `cost`."""
+    rest, step = cost
+    one = sum(iteration_seconds(rest, step, r, 1, 0.0) for r in rows)
+    return one / sum(iteration_seconds(rest, step, r, ranks, latency) for r in rows)
+
+
 def nes_table(paths, latencies, limit, ranks=(2, 4, 10, 20)):
     by_task = defaultdict(list)
     for run in run_dirs(paths):
@@ -89,16 +103,11 @@ def nes_table(paths, latencies, limit, ranks=(2, 4, 10, 20)):
     print("|---|---:|---:|---:|---:|" + "---:|" * (len(ranks) + len(latencies)))
     for task in sorted(by_task):
         rows = [r for run in by_task[task] for r in run]
-        rest, step = fit([r[1] + sum(r[2]) for r in rows], [r[0] for r in rows])
-        rest = max(rest, 0.0)
-        one = sum(iteration_seconds(rest, step, r, 1, 0.0) for r in rows)
-
-        def speedup(k, latency=0.0):
-            return one / sum(iteration_seconds(rest, step, r, k, latency) for r in rows)
-
-        cells = " | ".join(f"{speedup(k):.2f}×" for k in ranks)
-        lcells = " | ".join(f"{speedup(20, l):.2f}×" for l in latencies)
+        cost = fitted(rows)
+        cells = " | ".join(f"{speedup(rows, cost, k):.2f}×" for k in ranks)
+        lcells = " | ".join(f"{speedup(rows, cost, 20, l):.2f}×" for l in latencies)
         median = statistics.median(r[0] for r in rows) * 1e3
+        rest, step = cost
         print(f"| {task} | {len(by_task[task])} | {step * 1e9:.0f} | {rest * 1e6:.0f} | {median:.2f} | {cells} | {lcells} |")
     print()
 

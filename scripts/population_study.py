@@ -6,10 +6,11 @@
 Each SWEEP_DIR is an `nhc sweep` output (sweep.jsonl and its run directories), e.g. the paper's
 population and configs/population40.toml, configs/population100.toml on the same tasks. Per task
 and population P it prints: runs, finished runs, stalls (lineages a restart ended at level
-<= --early), learning iterations (median over runs, restarts included), the wall minutes of the runs
-on one rank, and the minutes they would take with their offspring spread over P/20 ranks (one
-rank's share of the paper's 20), from each run's own metrics as scripts/mpi_scaling.py models an
-iteration (no latency); then stalls and finished runs per such hour.
+<= --early), learning iterations (median over runs, restarts included), the wall minutes of the
+runs on one rank, and the minutes they would take with their offspring spread over P/20 ranks
+(each rank scoring as many offspring as one of the paper's 20-offspring runs), from each run's own
+metrics as scripts/mpi_scaling.py models an iteration (no latency); then stalls and finished runs
+per such hour.
 """
 
 import argparse
@@ -18,7 +19,7 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from mpi_scaling import fit, iteration_seconds, profile
+from mpi_scaling import fitted, profile, speedup
 
 
 def runs(sweep):
@@ -36,14 +37,11 @@ def population(run_dir):
 
 def projected_seconds(run_dir, ranks):
     """The run's wall time with its offspring over `ranks` ranks, from its per-iteration costs."""
+    wall = json.loads((run_dir / "summary.json").read_text())["wall_seconds"]
     if ranks == 1:
-        return json.loads((run_dir / "summary.json").read_text())["wall_seconds"]
+        return wall
     _, rows = profile(run_dir)
-    rest, step = fit([r[1] + sum(r[2]) for r in rows], [r[0] for r in rows])
-    rest = max(rest, 0.0)
-    one = sum(iteration_seconds(rest, step, r, 1, 0.0) for r in rows)
-    many = sum(iteration_seconds(rest, step, r, ranks, 0.0) for r in rows)
-    return sum(r[0] for r in rows) * many / one
+    return wall / speedup(rows, fitted(rows), ranks)
 
 
 def main():
@@ -55,8 +53,8 @@ def main():
     for sweep in a.sweeps:
         for s, d in runs(sweep):
             table[(s["task"], population(d))].append((s, d))
-    print(f"| task | P | runs | finished | early stalls | learning iterations (median) | minutes, 1 rank | "
-          f"minutes, P/20 ranks | early stalls per hour | finished per hour |")
+    print("| task | P | runs | finished | early stalls | learning iterations (median) | minutes, 1 rank | "
+          "minutes, P/20 ranks | early stalls per hour | finished per hour |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (task, p), rs in sorted(table.items()):
         ranks = max(1, p // 20)
