@@ -52,7 +52,7 @@ fn result(dir: &Path) -> (Value, Vec<Value>) {
 }
 
 fn train_args(out: &Path) -> Vec<String> {
-    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "600", "--quiet", "--out"]
+    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "1500", "--quiet", "--out"]
         .iter()
         .map(|s| s.to_string())
         .chain([out.to_str().unwrap().to_string()])
