@@ -628,7 +628,7 @@ fn committed_reports_redraw_from_the_repository() {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
     std::fs::create_dir(&results).unwrap();
-    let sweeps = ["full", "comparison_nhc_anc", "comparison_nhc_prev", "comparison_dnc_is_ha"];
+    let sweeps = ["full", "comparison_nhc_anc", "comparison_nhc_prev", "comparison_dnc_is_ha", "dnc"];
     for f in sweeps {
         std::fs::copy(format!("{root}/{f}.jsonl"), results.join(format!("{f}.jsonl"))).unwrap();
     }
@@ -639,7 +639,12 @@ fn committed_reports_redraw_from_the_repository() {
         &["--out", "results/comparison.md"],
     ]
     .concat();
-    for (args, md) in [(vec!["report", "results/full.jsonl"], "full.md"), (comparison, "comparison.md")] {
+    let reports = [
+        (vec!["report", "results/full.jsonl"], "full.md"),
+        (vec!["report", "results/dnc.jsonl"], "dnc.md"),
+        (comparison, "comparison.md"),
+    ];
+    for (args, md) in reports {
         let out =
             Command::new(env!("CARGO_BIN_EXE_nhc")).args(&args).current_dir(dir.path()).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
