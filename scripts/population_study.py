@@ -10,7 +10,8 @@ and population P it prints: runs, finished runs, stalls (lineages a restart ende
 runs on one rank, and the minutes they would take with their offspring spread over P/20 ranks
 (each rank scoring as many offspring as one of the paper's 20-offspring runs), from each run's own
 metrics as scripts/mpi_scaling.py models an iteration (no latency); then stalls and finished runs
-per such hour.
+per such hour; the model steps of training (a cost that does not depend on the machine or its
+load), and the runs perfect (every test sample solved) at the sweep's largest test level.
 """
 
 import argparse
@@ -28,7 +29,13 @@ def runs(sweep):
         d = Path(r["dir"])
         if not d.is_absolute() and not d.exists():
             d = Path(sweep) / d.name
-        yield r["summary"], d
+        yield {**r["summary"], "eval": r.get("eval", {})}, d
+
+
+def perfect_at(summary, level):
+    """Whether the run solved every test sample at `level` (False if it was not evaluated there)."""
+    e = summary.get("eval", {}).get(str(level))
+    return e is not None and e["solved"] == e["samples"]
 
 
 def population(run_dir):
@@ -53,9 +60,10 @@ def main():
     for sweep in a.sweeps:
         for s, d in runs(sweep):
             table[(s["task"], population(d))].append((s, d))
+    top = max(int(level) for rs in table.values() for s, _ in rs for level in s.get("eval", {}))
     print("| task | P | runs | finished | early stalls | learning iterations (median) | minutes, 1 rank | "
-          "minutes, P/20 ranks | early stalls per hour | finished per hour |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"minutes, P/20 ranks | early stalls per hour | finished per hour | model steps (10⁹) | perfect at {top} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (task, p), rs in sorted(table.items()):
         ranks = max(1, p // 20)
         finished = sum(s["outcome"] == "solved" for s, _ in rs)
@@ -68,8 +76,10 @@ def main():
         hours = sum(s["wall_seconds"] for s, _ in rs) / 3600
         spread = sum(projected_seconds(d, ranks) for _, d in rs) / 3600
         median = statistics.median(s["learning_iterations"] for s, _ in rs)
+        steps = sum(s["steps"] for s, _ in rs) / 1e9
+        perfect = sum(perfect_at(s, top) for s, _ in rs)
         print(f"| {task} | {p} | {len(rs)} | {finished} | {stalls} | {median:.0f} | {hours * 60:.1f} | {spread * 60:.1f} | "
-              f"{stalls / spread:.1f} | {finished / spread:.1f} |")
+              f"{stalls / spread:.1f} | {finished / spread:.1f} | {steps:.2f} | {perfect} |")
 
 
 if __name__ == "__main__":

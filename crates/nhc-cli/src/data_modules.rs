@@ -31,6 +31,10 @@ pub enum DataModulesCommand {
         /// Hidden layers of the action mask, comma-separated (the paper's: 256).
         #[arg(long, value_delimiter = ',')]
         mask_hidden: Option<Vec<usize>>,
+        /// The share of the equality's unequal training pairs that differ in one random cell
+        /// (0 to 1; the rest are one move apart or another state).
+        #[arg(long)]
+        equality_cell_pairs: Option<f64>,
     },
 }
 
@@ -43,8 +47,17 @@ pub fn run(_: DataModulesCommand) -> anyhow::Result<()> {
 
 #[cfg(feature = "data-modules")]
 pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
-    let DataModulesCommand::Train { world, out, seed, states, held_out, epochs, hidden, mask_hidden } =
-        command;
+    let DataModulesCommand::Train {
+        world,
+        out,
+        seed,
+        states,
+        held_out,
+        epochs,
+        hidden,
+        mask_hidden,
+        equality_cell_pairs,
+    } = command;
     let mut config = nhc_learned::LearnConfig { seed, ..nhc_learned::LearnConfig::new(&world) };
     if let Some(s) = states {
         anyhow::ensure!(s > 0, "--states must be at least 1");
@@ -57,6 +70,10 @@ pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
     if let Some(e) = epochs {
         anyhow::ensure!(e > 0, "--epochs must be at least 1");
         config.epochs = e;
+    }
+    if let Some(p) = equality_cell_pairs {
+        anyhow::ensure!((0.0..=1.0).contains(&p), "--equality-cell-pairs must be between 0 and 1");
+        config.equality_cell_pairs = p;
     }
     for (flag, layers, slot) in [
         ("--hidden", hidden, &mut config.action_hidden),

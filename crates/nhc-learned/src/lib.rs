@@ -94,6 +94,11 @@ pub struct LearnConfig {
     /// Hidden layers of the mask (paper: one of 256), hidden units of the equality (paper: 10).
     pub mask_hidden: Vec<usize>,
     pub equality_hidden: usize,
+    /// The share of the equality's unequal training pairs that are a state against itself with
+    /// one random cell given another code: the smallest difference a word can have, so that
+    /// every cell counts. The others are one move apart (three in four) or another state.
+    #[serde(default)]
+    pub equality_cell_pairs: f64,
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f64,
@@ -113,6 +118,11 @@ impl LearnConfig {
             ("--epochs", self.epochs.to_string(), d.epochs.to_string()),
             ("--hidden", layers(&self.action_hidden), layers(&d.action_hidden)),
             ("--mask-hidden", layers(&self.mask_hidden), layers(&d.mask_hidden)),
+            (
+                "--equality-cell-pairs",
+                self.equality_cell_pairs.to_string(),
+                d.equality_cell_pairs.to_string(),
+            ),
         ] {
             if value != default {
                 c += &format!(" {flag} {value}");
@@ -133,6 +143,7 @@ impl LearnConfig {
             action_hidden: vec![512, 512],
             mask_hidden: vec![512, 512],
             equality_hidden: 10,
+            equality_cell_pairs: 0.0,
             epochs: 25,
             batch: 256,
             learning_rate: 1e-3,
@@ -153,6 +164,9 @@ pub struct Accuracy {
     pub mask_states: f64,
     /// Equality: pairs judged right (half equal, half one move apart).
     pub equality_pairs: f64,
+    /// Equality: states told apart from themselves with one random cell changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equality_cells: Option<f64>,
 }
 
 /// One world's training data: states as fields, each with its five successors and its mask.
@@ -403,7 +417,9 @@ fn learn_in<W: World>(
         let (mut total, mut wrong) = (0.0, Wrong::default());
         replay = Data::default();
         for chunk in order.chunks(config.batch) {
-            let (loss, batch_wrong) = batch_loss(&train, chunk, shape, &action, &mask, &equality, &mut rng)?;
+            let nets = (&action, &mask, &equality);
+            let (loss, batch_wrong) =
+                batch_loss(&train, chunk, shape, nets, config.equality_cell_pairs, &mut rng)?;
             total += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
             adam.step(&loss.backward()?)?;
             wrong.add(&batch_wrong);
@@ -507,16 +523,14 @@ impl Wrong {
 }
 
 /// The loss of one batch: the action model on every (state, operation), the mask, and the
-/// equality on each state against itself and against one of its successors; and what they got
-/// wrong.
-#[allow(clippy::too_many_arguments)]
+/// equality on each state against itself and against an unequal word (`cell_pairs` of them one
+/// cell changed, [`LearnConfig::equality_cell_pairs`]); and what they got wrong.
 fn batch_loss(
     d: &Data,
     rows: &[usize],
     shape: FieldShape,
-    action: &Net,
-    mask: &Net,
-    equality: &Net,
+    (action, mask, equality): (&Net, &Net, &Net),
+    cell_pairs: f64,
     rng: &mut ChaCha8Rng,
 ) -> candle_core::Result<(Tensor, Wrong)> {
     let device = &Device::Cpu;
@@ -538,12 +552,15 @@ fn batch_loss(
             ya.extend(d.next[i][op].iter().map(|&f| u32::from(f)));
         }
         ym.extend(d.mask[i].iter().map(|&m| if m { 1.0 } else { 0.0 }));
-        // Equal pair: |a − a| = 0. Unequal: three times in four a successor that differs (one
-        // move apart, the hardest pairs), picked at random; else, or if none, another state.
+        // Equal pair: |a − a| = 0. Unequal: a share `cell_pairs` of the state with one random
+        // cell changed; else three times in four a successor that differs (one move apart),
+        // picked at random; else, or if none, another state. (No draw when `cell_pairs` is 0.)
         xe.extend(std::iter::repeat_n(0.0, word));
         ye.push(1);
         let moved: Vec<&Vec<u8>> = d.next[i][..ACTIONS].iter().filter(|f| **f != d.fields[i]).collect();
-        let other = if !moved.is_empty() && rng.random_range(0..4) > 0 {
+        let other = if cell_pairs > 0.0 && rng.random_bool(cell_pairs) {
+            one_cell_changed(&d.fields[i], shape, rng)
+        } else if !moved.is_empty() && rng.random_range(0..4) > 0 {
             moved[rng.random_range(0..moved.len())].clone()
         } else {
             d.fields[rng.random_range(0..d.fields.len())].clone()
@@ -588,6 +605,14 @@ fn batch_loss(
     Ok((((la + lm)? + le)?, wrong))
 }
 
+/// `fields` with one random cell given another of its codes.
+fn one_cell_changed(fields: &[u8], shape: FieldShape, rng: &mut ChaCha8Rng) -> Vec<u8> {
+    let mut f = fields.to_vec();
+    let k = rng.random_range(0..f.len());
+    f[k] = ((usize::from(f[k]) + rng.random_range(1..shape.classes)) % shape.classes) as u8;
+    f
+}
+
 /// The mean binary cross-entropy of logits `x` against targets `t` in {0, 1}, in the form that
 /// stays finite for any logit: `max(x, 0) − x·t + ln(1 + e^(−|x|))` (candle-nn's goes through
 /// σ(x) and its logarithm, which is −∞ once σ(x) rounds to 1).
@@ -620,6 +645,16 @@ fn measure(nets: &DataNets, d: &Data, shape: FieldShape, rng: &mut ChaCha8Rng) -
         one_hot(other, shape, &mut o);
         eq_right += usize::from(nets.equal(&x, &o) == (*other == d.fields[i]));
     }
+    // Drawn after the pairs above, so those stay as they were before this measure existed.
+    let mut cells_right = 0;
+    for f in &d.fields {
+        x.clear();
+        one_hot(f, shape, &mut x);
+        let g = one_cell_changed(f, shape, rng);
+        o.clear();
+        one_hot(&g, shape, &mut o);
+        cells_right += usize::from(!nets.equal(&x, &o));
+    }
     let pairs = (n * OPS) as f64;
     Accuracy {
         states: n,
@@ -628,6 +663,7 @@ fn measure(nets: &DataNets, d: &Data, shape: FieldShape, rng: &mut ChaCha8Rng) -
         action_wrong: n * OPS - states_right,
         mask_states: mask_right as f64 / n as f64,
         equality_pairs: eq_right as f64 / (2 * n) as f64,
+        equality_cells: Some(cells_right as f64 / n as f64),
     }
 }
 
@@ -648,22 +684,23 @@ mod tests {
         }
     }
 
-    /// Stopped after epoch 1 and resumed, a run saves the same networks and measures the same
-    /// accuracy as one run straight through; it keeps only its data modules; run again, it is
-    /// found finished; another config in its directory is refused.
     /// The command a finished run records reproduces it: every flag that is not the default.
     #[test]
     fn the_recorded_command_names_the_flags_that_differ() {
         let out = std::path::Path::new("runs/dm");
         let d = LearnConfig::new("sokoban8");
         assert_eq!(d.command(out), "nhc data-modules train --world sokoban8 --out runs/dm");
-        let c = LearnConfig { epochs: 50, mask_hidden: vec![256], ..d };
+        let c = LearnConfig { epochs: 50, mask_hidden: vec![256], equality_cell_pairs: 0.5, ..d };
         assert_eq!(
             c.command(out),
-            "nhc data-modules train --world sokoban8 --out runs/dm --epochs 50 --mask-hidden 256"
+            "nhc data-modules train --world sokoban8 --out runs/dm --epochs 50 --mask-hidden 256 \
+             --equality-cell-pairs 0.5"
         );
     }
 
+    /// Stopped after epoch 1 and resumed, a run saves the same networks and measures the same
+    /// accuracy as one run straight through; it keeps only its data modules; run again, it is
+    /// found finished; another config in its directory is refused.
     #[test]
     fn a_resumed_run_ends_as_an_uninterrupted_one() {
         let (straight, split) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

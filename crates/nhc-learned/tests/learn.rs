@@ -46,3 +46,29 @@ fn a_tiny_run_learns_most_of_the_world() {
     assert!(learn(&LearnConfig::new("mars"), dir.path(), &mut |_| ControlFlow::Continue(())).is_err());
     let _ = Sokoban::<6>.name();
 }
+
+/// With a share of the equality's unequal pairs one cell apart, E_t tells a state from itself
+/// with one cell changed far more often than when it sees only moves and other states.
+#[test]
+fn one_cell_pairs_teach_the_equality_every_cell() {
+    let cells = |equality_cell_pairs: f64| {
+        let dir = tempfile::tempdir().unwrap();
+        let config = LearnConfig {
+            states: 2000,
+            held_out: 500,
+            action_hidden: vec![16],
+            mask_hidden: vec![16],
+            epochs: 5,
+            batch: 32,
+            learning_rate: 3e-3,
+            equality_cell_pairs,
+            ..LearnConfig::new("sokoban6")
+        };
+        let outcome = learn(&config, dir.path(), &mut |_| ControlFlow::Continue(())).unwrap();
+        let Outcome::Done(accuracy) = outcome else { panic!("{outcome:?}") };
+        eprintln!("{equality_cell_pairs}: {accuracy:?}");
+        accuracy.equality_cells.unwrap()
+    };
+    let (without, with) = (cells(0.0), cells(0.5));
+    assert!(with > 0.99 && with > without + 0.1, "{without} {with}");
+}
