@@ -6,12 +6,12 @@
 Each SWEEP_DIR is an `nhc sweep` output (sweep.jsonl and its run directories), e.g. the paper's
 population and configs/population40.toml, configs/population100.toml on the same tasks. Per task
 and population P it prints: runs, finished runs, stalls (lineages a restart ended at level
-<= --early), learning iterations (median over runs, restarts included), the wall minutes of the
-runs on one rank, and the minutes they would take with their offspring spread over P/20 ranks
+<= --early), learning iterations (median over runs, restarts included), the model steps of training (a cost
+that does not depend on the machine or its load), the wall minutes of the runs on one rank, and
+the minutes they would take with their offspring spread over P/20 ranks
 (each rank scoring as many offspring as one of the paper's 20-offspring runs), from each run's own
-metrics as scripts/mpi_scaling.py models an iteration (no latency); then stalls and finished runs
-per such hour; the model steps of training (a cost that does not depend on the machine or its
-load), and the runs perfect (every test sample solved) at the sweep's largest test level.
+metrics as scripts/mpi_scaling.py models an iteration (no latency); finished runs per such hour;
+and the runs perfect (every test sample solved) at the sweep's two largest test levels.
 """
 
 import argparse
@@ -60,10 +60,11 @@ def main():
     for sweep in a.sweeps:
         for s, d in runs(sweep):
             table[(s["task"], population(d))].append((s, d))
-    top = max(int(level) for rs in table.values() for s, _ in rs for level in s.get("eval", {}))
-    print("| task | P | runs | finished | early stalls | learning iterations (median) | minutes, 1 rank | "
-          f"minutes, P/20 ranks | early stalls per hour | finished per hour | model steps (10⁹) | perfect at {top} |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    top = sorted({int(level) for rs in table.values() for s, _ in rs for level in s.get("eval", {})})[-2:]
+    print("| task | P | runs | finished | early stalls (per run) | learning iterations (median) | model steps (10⁹) | "
+          "minutes, 1 rank | minutes, P/20 ranks | finished per hour, P/20 ranks | "
+          + " | ".join(f"perfect at {t}" for t in top) + " |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(top))
     for (task, p), rs in sorted(table.items()):
         ranks = max(1, p // 20)
         finished = sum(s["outcome"] == "solved" for s, _ in rs)
@@ -77,10 +78,9 @@ def main():
         spread = sum(projected_seconds(d, ranks) for _, d in rs) / 3600
         median = statistics.median(s["learning_iterations"] for s, _ in rs)
         steps = sum(s["steps"] for s, _ in rs) / 1e9
-        perfect = sum(perfect_at(s, top) for s, _ in rs)
-        print(f"| {task} | {p} | {len(rs)} | {finished} | {stalls} | {median:.0f} | {hours * 60:.1f} | {spread * 60:.1f} | "
-              f"{stalls / spread:.1f} | {finished / spread:.1f} | {steps:.2f} | {perfect} |")
-
+        perfect = " | ".join(str(sum(perfect_at(s, t) for s, _ in rs)) for t in top)
+        print(f"| {task} | {p} | {len(rs)} | {finished} | {stalls} ({stalls / len(rs):.1f}) | {median:.0f} | {steps:.2f} | "
+              f"{hours * 60:.1f} | {spread * 60:.1f} | {finished / spread:.0f} | {perfect} |")
 
 if __name__ == "__main__":
     main()

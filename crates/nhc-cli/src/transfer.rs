@@ -116,7 +116,14 @@ pub fn transfer(t: &Transfer) -> Result<()> {
         }
     }
     if !t.json {
-        emit(&table(&rows, t.samples))?;
+        let mut text = table(&rows, t.samples);
+        if let Some(n) = &nets {
+            let (equal, changes) = n.equality_one_cell_blind();
+            text += &format!(
+                "\nE_t on words one cell apart (every cell, every pair of its codes): {equal} of {changes} judged equal.\n"
+            );
+        }
+        emit(&text)?;
     }
     Ok(())
 }

@@ -203,6 +203,28 @@ impl DataNets {
         let y = self.equality.forward(&dru);
         y[1] > y[0]
     }
+    /// E_t on every pair of words one cell apart: how many of the (cell, code, other code)
+    /// changes it judges equal, of how many. Such a pair's |a − b| is the same whatever the rest
+    /// of the words: ones at the two codes of that cell, so this covers every state.
+    pub fn equality_one_cell_blind(&self) -> (usize, usize) {
+        let (cells, classes) = (self.meta.fields.count, self.meta.fields.classes);
+        let mut x = vec![0.0f32; cells * classes];
+        let (mut equal, mut changes) = (0, 0);
+        for c in 0..cells {
+            for p in 0..classes {
+                for q in p + 1..classes {
+                    x[c * classes + p] = 1.0;
+                    x[c * classes + q] = 1.0;
+                    let y = self.equality.forward(&x);
+                    equal += usize::from(y[1] > y[0]);
+                    changes += 1;
+                    x[c * classes + p] = 0.0;
+                    x[c * classes + q] = 0.0;
+                }
+            }
+        }
+        (equal, changes)
+    }
     /// a on a one-hot word.
     pub fn applicable(&self, s: &[f32]) -> [bool; ACTIONS] {
         let y = self.mask.forward(s);
