@@ -60,7 +60,9 @@ def main(dirs):
                 f"Held out ({a['states']} states): action model {100 * a['action_fields']:.4f} % of cells and "
                 f"{100 * a['action_states']:.3f} % of (state, operation) pairs right ({a['action_wrong']} wrong of "
                 f"{5 * a['states']}); mask {100 * a['mask_states']:.3f} % of states; equality "
-                f"{100 * a['equality_pairs']:.3f} % of pairs.", ""]
+                f"{100 * a['equality_pairs']:.3f} % of pairs"
+                + (f", {100 * a['equality_cells']:.3f} % of states told apart from themselves with one cell changed"
+                   if "equality_cells" in a else "") + ".", ""]
         table = run("transfer", "--task", "all", "--model", "models/", "--data-modules", d,
                     "--samples", str(SAMPLES))
         lines = table.splitlines()
