@@ -66,9 +66,14 @@ fn one_cell_pairs_teach_the_equality_every_cell() {
         };
         let outcome = learn(&config, dir.path(), &mut |_| ControlFlow::Continue(())).unwrap();
         let Outcome::Done(accuracy) = outcome else { panic!("{outcome:?}") };
-        eprintln!("{equality_cell_pairs}: {accuracy:?}");
-        accuracy.equality_cells.unwrap()
+        let blind = DataNets::load(dir.path()).unwrap().equality_one_cell_blind();
+        eprintln!("{equality_cell_pairs}: {accuracy:?}, one-cell changes judged equal {blind:?}");
+        (accuracy.equality_cells.unwrap(), blind)
     };
-    let (without, with) = (cells(0.0), cells(0.5));
+    let ((without, blind_without), (with, blind_with)) = (cells(0.0), cells(0.5));
     assert!(with > 0.99 && with > without + 0.1, "{without} {with}");
+    // Every cell of 6 × 6, every pair of its 4 codes: all told apart with the one-cell pairs,
+    // most judged equal without.
+    assert_eq!((blind_without.1, blind_with.1), (216, 216));
+    assert!(blind_with.0 == 0 && blind_without.0 > 50, "{blind_without:?} {blind_with:?}");
 }
