@@ -200,7 +200,11 @@ impl DataNets {
     /// E_t on two one-hot words.
     pub fn equal(&self, a: &[f32], b: &[f32]) -> bool {
         let dru: Vec<f32> = a.iter().zip(b).map(|(x, y)| (x - y).abs()).collect();
-        let y = self.equality.forward(&dru);
+        self.equal_on(&dru)
+    }
+    /// E_t's answer on differential units |a − b|: equal where its second logit is the larger.
+    fn equal_on(&self, dru: &[f32]) -> bool {
+        let y = self.equality.forward(dru);
         y[1] > y[0]
     }
     /// E_t on every pair of words one cell apart: how many of the (cell, code, other code)
@@ -215,8 +219,7 @@ impl DataNets {
                 for q in p + 1..classes {
                     x[c * classes + p] = 1.0;
                     x[c * classes + q] = 1.0;
-                    let y = self.equality.forward(&x);
-                    equal += usize::from(y[1] > y[0]);
+                    equal += usize::from(self.equal_on(&x));
                     changes += 1;
                     x[c * classes + p] = 0.0;
                     x[c * classes + q] = 0.0;
