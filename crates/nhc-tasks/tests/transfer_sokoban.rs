@@ -673,6 +673,11 @@ fn learned_data_modules_are_exact_on_sokoban6() {
 }
 
 #[test]
+fn learned_data_modules_are_exact_on_sokoban8() {
+    learned_modules_are_exact(Sokoban::<8>);
+}
+
+#[test]
 fn relearned_data_modules_are_exact_on_sokoban_permuted() {
     learned_modules_are_exact(SokobanPermuted::<6>);
 }
