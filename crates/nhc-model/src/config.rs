@@ -41,6 +41,31 @@ pub struct Config {
     /// How a write joins the temporal list and what a free leaves of it (docs/DESIGN.md,
     /// "Temporal links").
     pub links: Links,
+    /// What a write free gate f_w = 1 does ([`FreeWrite`]). Absent in model files of the default.
+    #[serde(default, skip_serializing_if = "FreeWrite::is_release")]
+    pub free_write: FreeWrite,
+}
+
+/// What a write free gate does to the location just written (paper, "Head Locations": "the
+/// write location is marked as used" unless f_w = 1, `u_t = u_{t−1} + (1 − f_t^{w,i}) w_t^i`,
+/// and "when a location is freed through the free gates, the location is removed from the
+/// linkage"). The two agree on usage; they differ in whether the write stays linked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FreeWrite {
+    /// The write is marked used, then freed like any location: unmarked and removed from the
+    /// temporal list and the ancestry trees.
+    #[default]
+    Release,
+    /// The write is only left unmarked: it stays linked (temporal list, ancestry) until the
+    /// allocator reuses it; only f_r removes a location from the linkage.
+    Unmarked,
+}
+
+impl FreeWrite {
+    pub fn is_release(&self) -> bool {
+        *self == FreeWrite::Release
+    }
 }
 
 /// The temporal-linkage convention of the NHC's memory (paper, Methods, "Head Locations":
@@ -114,6 +139,7 @@ impl Config {
         ancestry: true,
         memory: Arch::Nhc,
         links: Links::Tail,
+        free_write: FreeWrite::Release,
     };
 
     /// Checks the sizes once, at the edge (a config from a model file is checked here).

@@ -5,7 +5,7 @@
 //! Every operation touches O(heads) locations; nothing scans the memory. The one exception is a
 //! free that re-attaches a location's ancestry children to its parent: it costs O(children).
 
-use crate::config::{Config, Links, ReadMode};
+use crate::config::{Config, FreeWrite, Links, ReadMode};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -143,6 +143,15 @@ impl Tree {
         self.newer[xu] = NONE;
     }
 
+    /// Removes `x` from its parent's child list if it is still in it (a location left linked by
+    /// [`FreeWrite::Unmarked`] and now reused).
+    fn detach_if_listed(&mut self, x: u32) {
+        let p = self.parent[x as usize];
+        if p != NONE && (self.kid[p as usize] == x || self.newer[x as usize] != NONE) {
+            self.detach(x);
+        }
+    }
+
     /// Frees `x`: it leaves its parent's child list and its children move to its parent
     /// (or become roots), merged newest first by write stamp.
     fn unlink(&mut self, x: u32, stamp: &[u64]) {
@@ -208,6 +217,7 @@ pub struct Memory<D> {
     /// Write head that last wrote each location.
     writer: Vec<u8>,
     links: Links,
+    free_write: FreeWrite,
     next: Vec<Vec<u32>>,
     prev: Vec<Vec<u32>>,
     /// Last location of each write head's list still in use.
@@ -244,6 +254,7 @@ impl<D: Clone + Default> Memory<D> {
             stamp: Vec::new(),
             writer: Vec::new(),
             links: c.links,
+            free_write: c.free_write,
             next: vec![Vec::new(); c.write_heads],
             prev: vec![Vec::new(); c.write_heads],
             tail: vec![NONE; c.write_heads],
@@ -347,8 +358,10 @@ impl<D: Clone + Default> Memory<D> {
             self.control[wu * c..(wu + 1) * c].copy_from_slice(&dec.write[i * c..(i + 1) * c]);
             self.data[wu] = d_i.clone();
             self.link(i, w, source);
-            // A reused location may still hold links in any head's trees (e.g. its parent).
+            // A reused location may still hold links in any head's trees (e.g. its parent), and
+            // under `FreeWrite::Unmarked` still be its parent's child.
             for t in &mut self.trees {
+                t.detach_if_listed(w);
                 t.parent[wu] = NONE;
                 t.kid[wu] = NONE;
                 t.older[wu] = NONE;
@@ -413,17 +426,37 @@ impl<D: Clone + Default> Memory<D> {
         self.trees.get(i * self.read_heads + j)
     }
 
-    /// Frees the written locations with f_w = 1 and the read locations with f_r = 1.
+    /// Frees the written locations with f_w = 1 ([`FreeWrite`]: released, or only left unmarked)
+    /// and the read locations with f_r = 1.
     fn apply_free_gates(&mut self, dec: &MemoryDecision) {
         for i in 0..self.write_heads {
             if dec.free_write[i] {
-                self.release(self.written[i]);
+                match self.free_write {
+                    FreeWrite::Release => self.release(self.written[i]),
+                    FreeWrite::Unmarked => self.unmark(self.written[i]),
+                }
             }
         }
         for j in 0..self.read_heads {
             if dec.free_read[j] {
                 self.release(self.read_now[j]);
             }
+        }
+    }
+
+    /// Marks `x`, just written by its head, unused and leaves its links alone: the next write
+    /// may take it (MODEL §3, `FreeWrite::Unmarked`). Under `Links::Tail` the head's tail, the
+    /// last location in use, moves back to `x`'s predecessor, so the next write links from there.
+    fn unmark(&mut self, x: u32) {
+        let xu = x as usize;
+        if !self.used[xu] {
+            return;
+        }
+        self.used[xu] = false;
+        self.free.push(Reverse(x));
+        let i = self.writer[xu] as usize;
+        if self.links == Links::Tail && self.tail[i] == x {
+            self.tail[i] = self.prev[i][xu];
         }
     }
 

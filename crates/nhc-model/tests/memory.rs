@@ -22,6 +22,7 @@ fn config(read_heads: usize, write_heads: usize, ancestry: bool) -> Config {
         ancestry,
         memory: nhc_model::Arch::Nhc,
         links: nhc_model::Links::Tail,
+        free_write: nhc_model::FreeWrite::Release,
     }
 }
 

@@ -100,8 +100,14 @@ impl ModelFile {
                 found: file.algorithm,
             });
         }
-        // A model runs with the linkage convention it was trained with.
-        let config = Config { links: file.config.links, ..expected.model(file.variant) };
+        // A model runs with the memory conventions and the Bus feedback it was trained with
+        // (training configs choose them: nhc_train's `links`, `free_write`, `bus_feedback`).
+        let config = Config {
+            links: file.config.links,
+            free_write: file.config.free_write,
+            bus_feedback: file.config.bus_feedback,
+            ..expected.model(file.variant)
+        };
         if file.config != config {
             let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
             return Err(ModelError::ConfigMismatch {

@@ -2,7 +2,7 @@
 
 use crate::nes::{NesParams, Step};
 use crate::records::Update;
-use nhc_model::Links;
+use nhc_model::{FreeWrite, Links};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -35,13 +35,18 @@ pub struct TrainConfig {
     pub sigma: f64,
     /// Multiplicative weight decay λ applied at every update (paper: 0.9995).
     pub weight_decay: f64,
-    /// Budget of learning iterations (those that update θ), restarts included (paper: 20 000
-    /// "max iterations"; counted as learning iterations because the paper's sort median of 9 016
-    /// learning iterations plus ≥ 8 250 perfect iterations would not fit 20 000 in all).
+    /// The run's budget, restarts included (paper: "max iterations = 20.000"); what it counts is
+    /// [`TrainConfig::budget`].
     pub max_iterations: u64,
-    /// Restart after this many learning iterations on one level without solving it (paper:
-    /// 2 000; `configs/restart1000.toml` has our shorter patience, docs/DESIGN.md, "Restarts").
+    /// What `max_iterations` counts (the paper does not say; docs/DESIGN.md, "Restarts and the
+    /// budget").
+    pub budget: Budget,
+    /// The restart patience (paper: "restart iterations = 2.000"); what it counts is
+    /// [`TrainConfig::restart`] (`configs/restart1000.toml` has our shorter patience).
     pub restart_after: u64,
+    /// What makes a lineage stuck (paper: "automatic restarts of runs stuck in local optima";
+    /// it does not say how that is measured; docs/DESIGN.md, "Restarts and the budget").
+    pub restart: RestartTrigger,
     /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
@@ -87,6 +92,40 @@ pub struct TrainConfig {
     /// the project's reading of the paper, [`nhc_model::Config::PAPER`]. Recorded in the model
     /// file, so a model runs with the convention it was trained with.
     pub links: Links,
+    /// What a write free gate f_w = 1 does (docs/DESIGN.md, "Free gates"); recorded in the model
+    /// file like `links`.
+    pub free_write: FreeWrite,
+    /// Bus feedback c_b_{t−1} into the Controller, for every task: `true` or `false` overrides
+    /// the algorithm's own setting (absent: the algorithm's; paper: "feedback signals from the
+    /// Bus and ALU from the previous step can be activated if desired"). Recorded in the model
+    /// file.
+    pub bus_feedback: Option<bool>,
+}
+
+/// What the run's budget `max_iterations` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    /// Learning iterations (those that update θ), over all lineages: the paper's sort median of
+    /// 9 016 learning iterations plus ≥ 8 250 perfect iterations would not fit 20 000 in all.
+    Learning,
+    /// Iterations of any kind, perfect ones included.
+    All,
+}
+
+/// When a lineage counts as stuck and the run restarts (the patience is `restart_after`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RestartTrigger {
+    /// `restart_after` learning iterations on one level without solving it; perfect iterations
+    /// are progress towards solving it and do not count.
+    Level,
+    /// `restart_after` iterations of any kind since θ's batch fitness last exceeded its best on
+    /// the current level (the best starts again at each level-up): a lineage that still
+    /// improves lives on.
+    Stagnation,
+    /// `restart_after` iterations of any kind on one level without solving it.
+    NoLevelUp,
 }
 
 impl Default for TrainConfig {
@@ -98,7 +137,9 @@ impl Default for TrainConfig {
             sigma: 0.1,
             weight_decay: 0.9995,
             max_iterations: 20_000,
+            budget: Budget::Learning,
             restart_after: 2_000,
+            restart: RestartTrigger::Level,
             no_update_at: NoUpdateAt::MaxFitness,
             margin_update_is_learning: true,
             levels: 10,
@@ -115,6 +156,8 @@ impl Default for TrainConfig {
             check_level: 0,
             check_samples: 200,
             links: nhc_model::Config::PAPER.links,
+            free_write: nhc_model::Config::PAPER.free_write,
+            bus_feedback: None,
         }
     }
 }
@@ -204,6 +247,19 @@ impl TryFrom<TrainConfig> for ValidConfig {
 impl From<ValidConfig> for TrainConfig {
     fn from(c: ValidConfig) -> TrainConfig {
         c.0
+    }
+}
+
+/// A TOML error as one line: where, and what (serde's message names the valid choices of an
+/// enum), with Rust's integer types in words.
+fn one_line(e: &toml::de::Error, text: &str) -> String {
+    let message = e
+        .message()
+        .replace("expected u64", "expected a whole number ≥ 0")
+        .replace("expected usize", "expected a whole number ≥ 0");
+    match e.span() {
+        Some(span) => format!("line {}: {message}", text[..span.start.min(text.len())].lines().count().max(1)),
+        None => message,
     }
 }
 
@@ -333,7 +389,7 @@ impl TrainConfig {
 
     /// Parses a TOML document (missing fields take their defaults) and checks it.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
-        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(one_line(&e, text)))?;
         c.check()?;
         Ok(c)
     }
@@ -537,6 +593,15 @@ mod tests {
         let c = TrainConfig::from_toml("batch = 8\nsigma = 0.05\nmirrored = false\n").unwrap();
         assert_eq!((c.batch, c.sigma, c.mirrored, c.population), (8, 0.05, false, 20));
         assert!(matches!(TrainConfig::from_toml("batchsize = 8"), Err(ConfigError::Toml(_))));
+        // Bad readings and negative counts: one line that names the valid choices.
+        for (text, want) in [
+            ("restart = \"stuck\"", "line 1: unknown variant `stuck`, expected one of `level`, `stagnation`, `no_level_up`"),
+            ("batch = 8\nbudget = \"y\"", "line 2: unknown variant `y`, expected `learning` or `all`"),
+            ("free_write = \"x\"", "line 1: unknown variant `x`, expected `release` or `unmarked`"),
+            ("restart_after = -5", "line 1: invalid value: integer `-5`, expected a whole number ≥ 0"),
+        ] {
+            assert_eq!(TrainConfig::from_toml(text), Err(ConfigError::Toml(want.to_string())), "{text}");
+        }
         assert_eq!(TrainConfig::from_toml("batch = 0"), Err(ConfigError::Batch(0)));
         let full = toml::to_string(&TrainConfig::default()).unwrap();
         assert_eq!(TrainConfig::from_toml(&full), Ok(TrainConfig::default()));

@@ -1,7 +1,7 @@
 //! Curriculum over levels 1..=L plus the mixed level L+1, bad memories and batch composition
 //! (MODEL §7).
 
-use crate::config::TrainConfig;
+use crate::config::{RestartTrigger, TrainConfig};
 use crate::records::Lineage;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
@@ -83,6 +83,15 @@ pub struct Curriculum {
     pub had_update: bool,
     /// Learning iterations spent on this level (for restarts).
     pub iterations_on_level: u64,
+    /// Iterations of any kind spent on this level.
+    #[serde(default)]
+    pub all_on_level: u64,
+    /// θ's best batch fitness on this level so far (`None`: no iteration yet).
+    #[serde(default)]
+    pub best_fitness: Option<f64>,
+    /// Iterations since θ's batch fitness last exceeded `best_fitness`.
+    #[serde(default)]
+    pub since_best: u64,
     /// The last level solved in this attempt (0: none).
     pub last_solved: usize,
     /// Level L+1 solved.
@@ -100,6 +109,9 @@ impl Curriculum {
             streak: 0,
             had_update: false,
             iterations_on_level: 0,
+            all_on_level: 0,
+            best_fitness: None,
+            since_best: 0,
             last_solved: 0,
             finished: false,
             bad: BadMemories::new(config.bad_memories),
@@ -149,12 +161,20 @@ impl Curriculum {
         out
     }
 
-    /// Records one iteration: `perfect` (every sample solved) and `learned` (it was a learning
-    /// iteration; a perfect iteration can be one, when it widened margins, MODEL §6–§7).
-    pub fn record(&mut self, config: &TrainConfig, perfect: bool, learned: bool) -> Progress {
+    /// Records one iteration: `perfect` (every sample solved), `learned` (it was a learning
+    /// iteration; a perfect iteration can be one, when it widened margins, MODEL §6–§7) and θ's
+    /// batch `fitness`.
+    pub fn record(&mut self, config: &TrainConfig, perfect: bool, learned: bool, fitness: f64) -> Progress {
         if learned {
             self.iterations_on_level += 1;
             self.had_update = true;
+        }
+        self.all_on_level += 1;
+        if self.best_fitness.is_none_or(|best| fitness > best) {
+            self.best_fitness = Some(fitness);
+            self.since_best = 0;
+        } else {
+            self.since_best += 1;
         }
         if !perfect {
             self.streak = 0;
@@ -174,13 +194,21 @@ impl Curriculum {
         self.streak = 0;
         self.had_update = false;
         self.iterations_on_level = 0;
+        self.all_on_level = 0;
+        self.best_fitness = None;
+        self.since_best = 0;
         Progress::Solved(solved)
     }
 
-    /// Whether the run should restart: `restart_after` learning iterations on this level without
-    /// solving it (perfect iterations are progress towards solving, so they do not count).
+    /// Whether the run should restart: the lineage is stuck on this level by `config.restart`
+    /// ([`RestartTrigger`]) for `restart_after` iterations.
     pub fn should_restart(&self, config: &TrainConfig) -> bool {
-        !self.finished && self.iterations_on_level >= config.restart_after
+        let count = match config.restart {
+            RestartTrigger::Level => self.iterations_on_level,
+            RestartTrigger::Stagnation => self.since_best,
+            RestartTrigger::NoLevelUp => self.all_on_level,
+        };
+        !self.finished && count >= config.restart_after
     }
 
     /// Back to level 1 with empty bad memories (a restart, MODEL §6); the ended lineages stay.
@@ -223,25 +251,25 @@ mod tests {
     fn solve_after_750_or_1500() {
         let c = small();
         let mut cur = Curriculum::new(&c);
-        assert_eq!(cur.record(&c, true, false), Progress::Continue);
-        assert_eq!(cur.record(&c, true, false), Progress::Continue);
-        assert_eq!(cur.record(&c, true, false), Progress::Solved(1));
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Solved(1));
         assert_eq!((cur.level, cur.last_solved), (2, 1));
-        assert_eq!(cur.record(&c, true, false), Progress::Continue);
-        assert_eq!(cur.record(&c, false, true), Progress::Continue);
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
+        assert_eq!(cur.record(&c, false, true, 0.5), Progress::Continue);
         assert_eq!(cur.streak, 0);
         for _ in 0..4 {
-            assert_eq!(cur.record(&c, true, false), Progress::Continue);
+            assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
         }
-        assert_eq!(cur.record(&c, true, false), Progress::Solved(2));
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Solved(2));
         for _ in 0..3 {
-            cur.record(&c, true, false);
+            cur.record(&c, true, false, 0.5);
         }
         assert_eq!(cur.level, 4);
         assert!(cur.is_mixed());
-        cur.record(&c, true, false);
-        cur.record(&c, true, false);
-        assert_eq!(cur.record(&c, true, false), Progress::Finished);
+        cur.record(&c, true, false, 0.5);
+        cur.record(&c, true, false, 0.5);
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Finished);
         assert!(cur.finished);
     }
 
@@ -249,18 +277,64 @@ mod tests {
     fn a_perfect_learning_iteration_keeps_the_streak_and_doubles_what_is_needed() {
         let c = small();
         let mut cur = Curriculum::new(&c);
-        cur.record(&c, true, false);
-        assert_eq!(cur.record(&c, true, true), Progress::Continue);
+        cur.record(&c, true, false, 0.5);
+        assert_eq!(cur.record(&c, true, true, 0.5), Progress::Continue);
         assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (2, true, 1));
         assert_eq!(cur.needed(&c), 5);
         for _ in 0..2 {
-            assert_eq!(cur.record(&c, true, false), Progress::Continue);
+            assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
         }
-        assert_eq!(cur.record(&c, true, false), Progress::Solved(1));
+        assert_eq!(cur.record(&c, true, false, 0.5), Progress::Solved(1));
         // A mistake that did not count as learning resets the streak only.
-        cur.record(&c, true, false);
-        assert_eq!(cur.record(&c, false, false), Progress::Continue);
+        cur.record(&c, true, false, 0.5);
+        assert_eq!(cur.record(&c, false, false, 0.5), Progress::Continue);
         assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (0, false, 0));
+    }
+
+    #[test]
+    fn the_three_restart_triggers() {
+        let with = |restart| TrainConfig { restart_after: 3, restart, ..small() };
+        // Level: learning iterations only; a perfect iteration without an update does not count.
+        let c = with(RestartTrigger::Level);
+        let mut cur = Curriculum::new(&c);
+        for f in [0.1, 0.2, 0.3] {
+            cur.record(&c, false, true, f);
+            cur.record(&c, true, false, 0.9);
+            cur.record(&c, false, false, 0.9);
+        }
+        assert!(cur.should_restart(&c));
+        // No level-up: every iteration counts.
+        let c = with(RestartTrigger::NoLevelUp);
+        let mut cur = Curriculum::new(&c);
+        cur.record(&c, false, false, 0.1);
+        cur.record(&c, true, false, 0.1);
+        assert!(!cur.should_restart(&c));
+        cur.record(&c, false, false, 0.1);
+        assert!(cur.should_restart(&c));
+        // Stagnation: a lineage that keeps improving lives on; three iterations without a new
+        // best end it; a level-up starts the best again.
+        let c = with(RestartTrigger::Stagnation);
+        let mut cur = Curriculum::new(&c);
+        for k in 0..10 {
+            cur.record(&c, false, true, k as f64 / 10.0);
+            assert!(!cur.should_restart(&c));
+        }
+        cur.record(&c, false, true, 0.9);
+        cur.record(&c, false, true, 0.5);
+        assert!(!cur.should_restart(&c));
+        cur.record(&c, false, true, 0.95);
+        assert!(!cur.should_restart(&c), "0.95 beat 0.9");
+        for _ in 0..3 {
+            cur.record(&c, false, true, 0.95);
+        }
+        assert!(cur.should_restart(&c), "equal is not better");
+        let mut cur = Curriculum::new(&c);
+        cur.record(&c, true, false, 1.0);
+        cur.record(&c, true, false, 1.0);
+        assert_eq!(cur.record(&c, true, false, 1.0), Progress::Solved(1));
+        assert_eq!((cur.best_fitness, cur.since_best), (None, 0));
+        cur.record(&c, false, true, 0.2);
+        assert_eq!(cur.best_fitness, Some(0.2));
     }
 
     #[test]
@@ -268,10 +342,10 @@ mod tests {
         let c = TrainConfig { restart_after: 4, ..small() };
         let mut cur = Curriculum::new(&c);
         for _ in 0..3 {
-            cur.record(&c, false, true);
+            cur.record(&c, false, true, 0.5);
         }
         assert!(!cur.should_restart(&c));
-        cur.record(&c, false, true);
+        cur.record(&c, false, true, 0.5);
         assert!(cur.should_restart(&c));
         cur.reset(&c);
         assert_eq!(cur, Curriculum::new(&c));

@@ -64,8 +64,7 @@ pub enum Advance {
     /// It solved the mixed level (and passed the generalization check, when one is
     /// configured): the lineage finished, and with it the run.
     Finished,
-    /// Its learning iteration was the `restart_after`-th on the level without solving it: a
-    /// restart ([`Update::learned`] holds).
+    /// The lineage was stuck on its level by the config's restart trigger: a restart.
     Restart,
     /// It solved the mixed level but failed the generalization check: a restart.
     FailedCheck,
@@ -156,11 +155,11 @@ pub struct MetricsLine {
 pub enum Ending {
     /// It solved the mixed level (and passed the generalization check, when one is configured).
     Finished,
-    /// `restart_after` learning iterations on one level without solving it.
+    /// Stuck on one level by the config's restart trigger (`restart`, `restart_after`).
     Restart,
     /// It solved the mixed level but failed the generalization check.
     Check,
-    /// The run reached `max_iterations` learning iterations in this lineage.
+    /// The run spent its budget (`max_iterations`) in this lineage.
     Cap,
 }
 
@@ -169,6 +168,9 @@ pub enum Ending {
 pub struct Lineage {
     /// The learning iterations it used (the iteration that restarts it included).
     pub learning_iterations: u64,
+    /// The iterations of any kind it ran (0 in records written before they were counted).
+    #[serde(default)]
+    pub iterations: u64,
     /// The curriculum level it was on when it ended (L+1 = mixed).
     pub level: usize,
     pub ending: Ending,
@@ -188,7 +190,7 @@ pub enum RunOutcome {
     /// Its last lineage solved the mixed level (and passed the generalization check, when one
     /// is configured).
     Solved,
-    /// It spent `max_iterations` learning iterations without that.
+    /// It spent its budget (`max_iterations`) without that.
     Cap,
 }
 

@@ -42,12 +42,16 @@ pub struct TrainState {
     pub failed_checks: u64,
     /// Model steps run so far (θ, offspring, checks included).
     pub steps: u64,
+    /// The iteration count when the current lineage began (0, or the iteration of the last
+    /// restart).
+    #[serde(default)]
+    pub lineage_start: u64,
 }
 
 impl TrainState {
-    /// Whether the run is due to restart for lack of progress: `restart_after` learning
-    /// iterations on one level without solving it (a failed generalization check restarts it
-    /// too; the trainer decides that when it runs the check).
+    /// Whether the run is due to restart for lack of progress: stuck on one level for
+    /// `restart_after` iterations by the config's trigger (a failed generalization check
+    /// restarts it too; the trainer decides that when it runs the check).
     pub fn due_to_restart(&self) -> bool {
         self.curriculum.should_restart(&self.config)
     }
@@ -61,9 +65,14 @@ impl TrainState {
     /// Starts over: the current lineage is recorded as ended by `ending`, then a fresh θ for
     /// `model` from the run's generator, the curriculum back at level 1 with empty bad memories.
     pub fn restart(&mut self, model: &Config, ending: Ending) {
-        let ended =
-            Lineage { learning_iterations: self.current_learning(), level: self.curriculum.level, ending };
+        let ended = Lineage {
+            learning_iterations: self.current_learning(),
+            iterations: self.iteration.saturating_sub(self.lineage_start),
+            level: self.curriculum.level,
+            ending,
+        };
         self.curriculum.ended_lineages.push(ended);
+        self.lineage_start = self.iteration;
         self.nes.theta = initial_theta(model, &self.config, &mut self.rng);
         self.curriculum.reset(&self.config);
         self.restarts += 1;

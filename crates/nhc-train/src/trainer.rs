@@ -3,7 +3,7 @@
 //! number of threads.
 
 use crate::check::{CheckLog, generalization_check};
-use crate::config::{ConfigError, ValidConfig};
+use crate::config::{Budget, ConfigError, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
 use crate::peers::{Alone, Peers, share};
@@ -51,9 +51,15 @@ pub enum TrainError {
 }
 
 /// The model a run trains: the variant's config of the task's algorithm, with the training
-/// config's temporal-link convention.
+/// config's memory conventions (temporal links, write free gate) and Bus feedback override.
 fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Config {
-    Config { links: config.links, ..task.algorithm().model(variant) }
+    let base = task.algorithm().model(variant);
+    Config {
+        links: config.links,
+        free_write: config.free_write,
+        bus_feedback: config.bus_feedback.unwrap_or(base.bus_feedback),
+        ..base
+    }
 }
 
 /// Each offspring's raw fitness, utility and steps, by offspring index; empty when θ was left
@@ -105,6 +111,7 @@ impl Trainer {
             margin_updates: 0,
             failed_checks: 0,
             steps: 0,
+            lineage_start: 0,
         };
         Ok(Trainer { state, task, model, peers: Arc::new(Alone) })
     }
@@ -161,13 +168,17 @@ impl Trainer {
         Params::new(self.model.clone(), self.state.nes.theta.clone())
     }
 
-    /// How the run ended: the mixed level solved, or the budget of learning iterations spent;
-    /// `None` while neither.
+    /// How the run ended: the mixed level solved, or the budget ([`Budget`]) spent; `None` while
+    /// neither.
     pub fn outcome(&self) -> Option<RunOutcome> {
         let s = &self.state;
+        let spent = match s.config.budget {
+            Budget::Learning => s.learning_iterations,
+            Budget::All => s.iteration,
+        };
         if s.curriculum.finished {
             Some(RunOutcome::Solved)
-        } else if s.learning_iterations >= s.config.max_iterations {
+        } else if spent >= s.config.max_iterations {
             Some(RunOutcome::Cap)
         } else {
             None
@@ -201,13 +212,14 @@ impl Trainer {
         let s = &self.state;
         let mut all = s.curriculum.ended_lineages.clone();
         let learning_iterations = s.current_learning();
+        let iterations = s.iteration.saturating_sub(s.lineage_start);
         let ending = match self.outcome() {
             Some(RunOutcome::Solved) => Some(Ending::Finished),
-            Some(RunOutcome::Cap) if learning_iterations > 0 || all.is_empty() => Some(Ending::Cap),
+            Some(RunOutcome::Cap) if iterations > 0 || all.is_empty() => Some(Ending::Cap),
             Some(RunOutcome::Cap) | None => None,
         };
         if let Some(ending) = ending {
-            all.push(Lineage { learning_iterations, level: s.curriculum.level, ending });
+            all.push(Lineage { learning_iterations, iterations, level: s.curriculum.level, ending });
         }
         all
     }
@@ -236,7 +248,7 @@ impl Trainer {
         };
         steps += offspring.steps.iter().sum::<u64>();
         self.state.iteration += 1;
-        let (advance, check, check_steps) = self.advance(update);
+        let (advance, check, check_steps) = self.advance(update, scored.fitness_raw);
         steps += check_steps;
         match advance {
             Advance::Restart => self.state.restart(&self.model, Ending::Restart),
@@ -324,9 +336,9 @@ impl Trainer {
     /// (a restart is due when it ends the lineage otherwise than finished), and the
     /// generalization check when the mixed level was solved and a check is configured, with the
     /// steps it ran.
-    fn advance(&mut self, update: Update) -> (Advance, Option<CheckLog>, u64) {
+    fn advance(&mut self, update: Update, fitness: f64) -> (Advance, Option<CheckLog>, u64) {
         let s = &mut self.state;
-        match s.curriculum.record(&s.config, update.perfect(), update.learned()) {
+        match s.curriculum.record(&s.config, update.perfect(), update.learned(), fitness) {
             Progress::Solved(_) => (Advance::NextLevel, None, 0),
             Progress::Finished if s.config.check_level > 0 => {
                 let (log, steps) = generalization_check(self.task, &self.model, s);

@@ -159,6 +159,59 @@ fn restart_draws_fresh_theta_and_keeps_counting() {
     assert_eq!(s.learning_iterations, logs.iter().filter(|l| l.update.learned()).count() as u64);
 }
 
+/// The stagnation trigger restarts exactly when θ's batch fitness has not beaten its best on the
+/// level for `restart_after` iterations (the best starting again at each level-up), counted
+/// from the logs alone.
+#[test]
+fn stagnation_restarts_when_the_best_fitness_stops_improving() {
+    use nhc_train::RestartTrigger;
+    let config = TrainConfig { restart_after: 6, restart: RestartTrigger::Stagnation, ..quick() };
+    let (_, logs) = run(config, 1, 150);
+    let (mut best, mut since) = (None::<f64>, 0);
+    for l in &logs {
+        if best.is_none_or(|b| l.fitness_raw > b) {
+            (best, since) = (Some(l.fitness_raw), 0);
+        } else {
+            since += 1;
+        }
+        assert_eq!(l.advance == Advance::Restart, since == 6, "iteration {}", l.iteration);
+        if l.advance.restarted() || l.advance.solved() {
+            (best, since) = (None, 0);
+        }
+    }
+    assert!(logs.iter().any(|l| l.advance == Advance::Restart));
+}
+
+/// A budget of all iterations stops the run after that many, perfect ones included; the
+/// lineages' iterations add up to the run's.
+#[test]
+fn a_budget_of_all_iterations_counts_every_iteration() {
+    use nhc_train::Budget;
+    let config = TrainConfig { restart_after: 5, max_iterations: 40, budget: Budget::All, ..quick() };
+    let (t, logs) = run(config, 1, u64::MAX);
+    let s = t.summary();
+    assert_eq!((s.iterations, s.outcome), (40, Some(RunOutcome::Cap)));
+    assert_eq!(t.lineages().iter().map(|l| l.iterations).sum::<u64>(), logs.len() as u64);
+}
+
+/// The Bus feedback override and the write free gate's reading reach the model: θ loses the
+/// Bus feedback's weights, and both are recorded in the model's config.
+#[test]
+fn the_bus_feedback_override_and_free_write_reach_the_model() {
+    use nhc_model::FreeWrite;
+    let on = Trainer::new(copy(), Variant::Nhc, TrainConfig::default().validate().unwrap(), 1).unwrap();
+    let config = TrainConfig {
+        bus_feedback: Some(!on.model().bus_feedback),
+        free_write: FreeWrite::Unmarked,
+        ..Default::default()
+    };
+    let off = Trainer::new(copy(), Variant::Nhc, config.validate().unwrap(), 1).unwrap();
+    assert_eq!(off.model().bus_feedback, !on.model().bus_feedback);
+    assert_eq!(off.model().free_write, FreeWrite::Unmarked);
+    let ops = copy().algorithm().ops.len() * on.model().controller;
+    assert_eq!(on.theta().len().abs_diff(off.theta().len()), ops);
+}
+
 /// Every lineage is recorded: the restarts (here after 5 learning iterations on a level), then
 /// the one the cap cut; their learning iterations add up to the run's, and a resumed run records
 /// the same ones.
@@ -175,16 +228,17 @@ fn lineages_add_up_to_the_runs_learning_iterations() -> Result<(), Box<dyn std::
     // From the logs: a lineage per restart, at the level of the iteration that restarted it,
     // then the one the cap cut.
     let mut want = Vec::new();
-    let mut learned = 0;
+    let (mut learned, mut iterations) = (0, 0);
     for l in &logs {
         learned += u64::from(l.update.learned());
+        iterations += 1;
         if let Some(ending) = l.advance.ending() {
-            want.push(Lineage { learning_iterations: learned, level: l.level, ending });
-            learned = 0;
+            want.push(Lineage { learning_iterations: learned, iterations, level: l.level, ending });
+            (learned, iterations) = (0, 0);
         }
     }
     let last = logs.last().ok_or("no iteration")?;
-    want.push(Lineage { learning_iterations: learned, level: last.level, ending: Ending::Cap });
+    want.push(Lineage { learning_iterations: learned, iterations, level: last.level, ending: Ending::Cap });
     assert!(learned > 0 && !last.advance.restarted());
     assert_eq!(lineages, want);
     assert_eq!(lineages.len() as u64, s.restarts + 1);

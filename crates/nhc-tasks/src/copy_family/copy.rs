@@ -1,9 +1,9 @@
 //! copy: output the ℓ objects in the order presented (MODEL §9).
 //!
-//! Scripted solution: during the presentation the read head stays on the first object (H1);
-//! in the output phase it starts there (H1 after the presentation's `M`) and walks the temporal
-//! list forward (F1). The step's own output-phase write is appended to the list, so the step
-//! after the last object reads an output-phase word: that is the `M` step.
+//! Scripted solution: during the presentation the read head stays on the first object (H1).
+//! The first output step sees it unmarked at c_m_{t−1}: it stays (H1) and marks it with the
+//! previous update (MODEL §2 step 4a), so later steps walk the temporal list forward (F1). The
+//! step after reading the word flagged "last" is `M`.
 
 use super::*;
 use crate::{Algorithm, Task};
@@ -41,26 +41,32 @@ impl<O: Objects> Task for Copy<O> {
 }
 
 /// Scripted solution of copy and duplicated: keep the kept objects in the temporal list, walk it
-/// forward, mark on reaching the output-phase write. In duplicated, repeats are freed as soon as
-/// they are written (f_w = 1), so only first presentations stay in the list.
+/// forward from the head object, which the first output step marks. In duplicated, repeats are
+/// freed as soon as they are written (f_w = 1), so only first presentations stay in the list;
+/// with no "last" flag, F1 from the last object reaches the step's own output-phase write
+/// (appended before the read, MODEL §3), whose output flag means `M`.
 #[derive(Debug, Clone, Copy)]
 pub struct ForwardScript {
     pub signals: SignalSet,
 }
 
 impl Policy for ForwardScript {
-    fn control(&mut self, obs: &Observation<'_>, _c_c: &mut [f32], out: &mut MemoryDecision) {
-        let c = obs.input_controller;
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        let (c, w) = (obs.input_controller, obs.read_prev);
         let output = c[self.signals.count() - 1] > 0.5;
-        script_write(self.signals, obs.input_memory, &mut out.write);
+        script_write(self.signals, obs.input_memory, w, &mut out.write);
         let repeat = self.signals == SignalSet::FirstRepeat && c[1] > 0.5;
         out.free_write[0] = output || repeat;
-        let started = obs.bus_prev[OP_MARK] < 0.5;
-        out.read_modes[0] = if output && started { ReadMode::Forward(0) } else { ReadMode::Halt(0) };
+        // First output step: the head is still on the unmarked head object.
+        let start = output && word_first(w) && !word_marked(w);
+        if start {
+            mark_read(out, 1.0);
+        }
+        let end = output && !start && word_last(w);
+        plan_mark(c_c, !output || end);
+        out.read_modes[0] = if output && !start && !end { ReadMode::Forward(0) } else { ReadMode::Halt(0) };
     }
-    fn bus(&mut self, c_ib: &[f32], _c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let output = c_ib[self.signals.count() - 1] > 0.5;
-        let op = if output && !word_output(read_now) { OP_OUTPUT } else { OP_MARK };
-        BusDecision { op, margin: 1.0 }
+    fn bus(&mut self, _c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        if word_output(read_now) { BusDecision { op: OP_MARK, margin: 1.0 } } else { planned_op(c_c) }
     }
 }

@@ -72,7 +72,7 @@ pub use repeat_copy::RepeatCopy;
 pub use reverse::Reverse;
 
 use crate::{InputError, SampleRng, flag};
-use nhc_model::{Config, DataModules, Signals, Trace};
+use nhc_model::{Config, DataModules, MemoryDecision, Signals, Trace};
 use std::fmt::Debug;
 
 /// ALU operation `O`: output the object read.
@@ -298,19 +298,33 @@ pub fn parse_list<O: Objects>(o: &O, v: &serde_json::Value) -> Result<Sequence<O
     Ok(Sequence { items, passes: 1 })
 }
 
-/// What the scripted solutions write during the presentation: `[first, last, 0, 0]`; during
-/// output: `[0, 0, 1, 0]`, so a head that reaches an output-phase location knows the list ended.
-pub fn script_write(signals: SignalSet, c_i: &[f32], out: &mut [f32]) {
-    let output = c_i[signals.count() - 1] > 0.5;
+/// Entry of a scripted control word that the previous update sets ([`mark_read`]).
+pub const WORD_MARK: usize = 3;
+
+/// What the scripted solutions write (`v`): during the presentation `[head, last, 0, 0]`, during
+/// output `[0, 0, 1, 0]`, so a head that reaches an output-phase location knows the list ended.
+/// `head` flags the list's first object: `c_f` (copy, reverse, repeatCopy); in duplicated, where
+/// every new object has `c_f`, the step that has read nothing yet (c_m_{t−1} = 0, MODEL §2 step
+/// 2). `last` is `c_l` (duplicated: 0).
+pub fn script_write(signals: SignalSet, c_im: &[f32], read_prev: &[f32], out: &mut [f32]) {
+    let output = c_im[signals.count() - 1] > 0.5;
     out.fill(0.0);
     if output {
         out[2] = 1.0;
+    } else if signals == SignalSet::FirstInnerLast {
+        out[0] = c_im[0];
+        out[1] = c_im[2];
     } else {
-        out[0] = c_i[0];
-        if signals == SignalSet::FirstInnerLast {
-            out[1] = c_i[2];
-        }
+        out[0] = flag(c_im[0] > 0.5 && !word_first(read_prev));
     }
+}
+
+/// Previous update (MODEL §2 step 4a) of a scripted solution: adds `v` to the mark of the word
+/// read at t−1 (`ĝ = 1`, `ê = 0`, `v̂ = v` at [`WORD_MARK`]), before this step's read.
+pub fn mark_read(out: &mut MemoryDecision, v: f32) {
+    out.prev_gate[0] = true;
+    out.prev_erase[WORD_MARK] = 0.0;
+    out.prev_write[WORD_MARK] = v;
 }
 
 /// The plan a scripted solution makes in its Controller and hands to the Bus through c_c:
@@ -333,4 +347,7 @@ pub fn word_last(w: &[f32]) -> bool {
 }
 pub fn word_output(w: &[f32]) -> bool {
     w[2] > 0.5
+}
+pub fn word_marked(w: &[f32]) -> bool {
+    w[WORD_MARK] > 0.5
 }

@@ -3,8 +3,11 @@
 //! (paper, "Copy, RepeatCopy, Reverse, Duplicated": the level is the number of copies).
 //!
 //! Scripted solution: during the presentation the read head stays on the first object (H1), so
-//! every object's ancestry parent is the first object. A pass starts with P1 (back to the
-//! first object), walks forward (F1), and marks the step after reading the word flagged "last".
+//! every object's ancestry parent is the first object. A pass starts on the first object,
+//! unmarked at c_m_{t−1}: the step stays (H1) and marks it with the previous update (MODEL §2
+//! step 4a); the next step sees it marked, unmarks it and walks forward (F1). The step after
+//! reading the word flagged "last" is `M` and goes back to the first object (P1; at the root it
+//! stays), ready for the next pass.
 
 use super::*;
 use crate::{Algorithm, Task};
@@ -68,15 +71,21 @@ pub struct RepeatScript;
 
 impl Policy for RepeatScript {
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        let w = obs.read_prev;
         let output = obs.input_controller[3] > 0.5;
-        script_write(SignalSet::FirstInnerLast, obs.input_memory, &mut out.write);
+        script_write(SignalSet::FirstInnerLast, obs.input_memory, w, &mut out.write);
         out.free_write[0] = output;
-        let pass_start = obs.bus_prev[OP_MARK] > 0.5;
-        let mark = !output || (!pass_start && word_last(obs.read_prev));
-        plan_mark(c_c, mark);
-        out.read_modes[0] = if !output || mark {
+        let first = output && word_first(w);
+        // Pass start: on the first object, unmarked. A marked one was output at t−1: unmark it.
+        let start = first && !word_marked(w);
+        if first {
+            mark_read(out, if start { 1.0 } else { -1.0 });
+        }
+        let end = output && !start && word_last(w);
+        plan_mark(c_c, !output || end);
+        out.read_modes[0] = if !output || start {
             ReadMode::Halt(0)
-        } else if pass_start {
+        } else if end {
             ReadMode::Parent(0)
         } else {
             ReadMode::Forward(0)

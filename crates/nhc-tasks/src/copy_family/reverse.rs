@@ -1,8 +1,9 @@
 //! reverse: output the ℓ objects in reverse order (MODEL §9).
 //!
 //! Scripted solution: during the presentation the read head follows the newest write (F1), so
-//! it ends on the last object; the output walks the temporal list backward (B1) and marks the
-//! step after reading the word flagged "first".
+//! it ends on the last object. The first output step sees it unmarked at c_m_{t−1}: it stays
+//! (H1) and marks it with the previous update (MODEL §2 step 4a); later steps walk the temporal
+//! list backward (B1), and the step after reading the word flagged "first" is `M`.
 
 use super::*;
 use crate::{Algorithm, Task};
@@ -46,16 +47,21 @@ pub struct ReverseScript;
 
 impl Policy for ReverseScript {
     fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        let w = obs.read_prev;
         let output = obs.input_controller[3] > 0.5;
-        script_write(SignalSet::FirstInnerLast, obs.input_memory, &mut out.write);
+        script_write(SignalSet::FirstInnerLast, obs.input_memory, w, &mut out.write);
         out.free_write[0] = output;
-        let started = obs.bus_prev[OP_MARK] < 0.5;
-        let mark = !output || (started && word_first(obs.read_prev));
-        plan_mark(c_c, mark);
-        out.read_modes[0] = match (output, started && !mark) {
+        // First output step: the head is still on the unmarked last object.
+        let start = output && word_last(w) && !word_marked(w);
+        if start {
+            mark_read(out, 1.0);
+        }
+        let end = output && !start && word_first(w);
+        plan_mark(c_c, !output || end);
+        out.read_modes[0] = match (output, start || end) {
             (false, _) => ReadMode::Forward(0),
-            (true, true) => ReadMode::Backward(0),
-            (true, false) => ReadMode::Halt(0),
+            (true, false) => ReadMode::Backward(0),
+            (true, true) => ReadMode::Halt(0),
         };
     }
     fn bus(&mut self, _c_ib: &[f32], c_c: &[f32], _read_now: &[f32]) -> BusDecision {

@@ -1,0 +1,121 @@
+"""The paper's unstated training rules, screened against its own numbers: per reading (a sweep)
+and cell (model variant × task), our learning iterations counted three ways (the run's first
+lineage, its surviving lineage, all its lineages), where the first lineage stopped, restarts per
+run, finished and perfect runs, beside the paper's Table 1 cell (median and quartiles).
+
+Usage: python3 scripts/rules_table.py LABEL=SOURCE [LABEL=SOURCE ...] [--tasks=t1,t2] [--first-only]
+SOURCE is a sweep directory (runs/NAME, read run by run) or a results file (results/NAME.jsonl).
+--first-only prints only the first-lineage columns (for screens whose budget was cut short).
+A cell "in" the paper's range has its median inside the paper's quartiles."""
+import json, os, statistics, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = json.load(open(os.path.join(ROOT, "results", "paper_table1.json")))
+VARIANT_MODEL = {"nhc": "NHC", "nhc-anc": "NHC-anc", "nhc-prev": "NHC-prev", "dnc-is-ha": "DNC+is+ha"}
+TEST_LEVELS = ("100", "500", "1000")
+
+
+def paper_cell(variant, task):
+    """(median, q1, q3, last level text) of the paper's cell, or None where it has none."""
+    model = TABLE["models"].get(VARIANT_MODEL.get(variant, ""), {})
+    if task not in TABLE["tasks"] or "iterations" not in model:
+        return None
+    k = TABLE["tasks"].index(task)
+    text = model["iterations"][k]
+    if text.strip() in ("–", "-", ""):
+        return None
+    median, rest = text.split("(", 1)
+    lo, hi = rest.rstrip(")").split(",")
+    num = lambda s: float(s.replace("−", "-").replace("+", "").strip())
+    m = num(median)
+    return m, m + num(lo), m + num(hi), model["last level"][k].replace(" (−0, +0)", "")
+
+
+def runs_of(source):
+    """(summary, eval or {}) of every run of a sweep directory or results file."""
+    if source.endswith(".jsonl"):
+        for line in open(source):
+            if line.strip():
+                r = json.loads(line)
+                yield r["summary"], r.get("eval") or {}
+        return
+    for name in sorted(os.listdir(source)):
+        d = os.path.join(source, name)
+        try:
+            summary = json.load(open(os.path.join(d, "summary.json")))
+        except (OSError, ValueError):
+            continue
+        try:
+            evals = json.load(open(os.path.join(d, "eval.json")))
+        except (OSError, ValueError):
+            evals = {}
+        yield summary, evals
+
+
+def quartiles(xs):
+    """Median and quartiles (the inclusive method), as the paper's `m (−a, +b)`."""
+    if len(xs) == 1:
+        return xs[0], xs[0], xs[0]
+    q1, m, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+    return m, q1, q3
+
+
+def number(x, sign=False):
+    """`x` rounded, thousands apart by a space, minus as the paper prints it."""
+    return (f"{x:+,.0f}" if sign else f"{x:,.0f}").replace(",", " ").replace("-", "−")
+
+
+def median_range(m, q1, q3):
+    return f"{number(m)} ({number(q1 - m, True)}, {number(q3 - m, True)})"
+
+
+def show(xs):
+    return median_range(*quartiles(xs)) if xs else "–"
+
+
+def main(argv):
+    only = next((a.split("=", 1)[1].split(",") for a in argv if a.startswith("--tasks=")), None)
+    first_only = "--first-only" in argv
+    columns = [a.split("=", 1) for a in argv if not a.startswith("--")]
+    header = ["reading", "model", "task", "runs", "first lineage: learning iterations", "paper",
+              "in paper's quartiles", "first lineage ended on level (runs)", "paper: last level learned ~ solved"]
+    if not first_only:
+        header += ["finished", "perfect at L100–1000", "surviving lineage", "all lineages", "restarts per run"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * 3 + "---:|" * 3 + "---|---|" + ("---:|" * 5 if not first_only else ""))
+    for label, source in columns:
+        cells = {}
+        for s, e in runs_of(source):
+            if only and s["task"] not in only:
+                continue
+            cells.setdefault((s["variant"], s["task"]), []).append((s, e))
+        for (variant, task), runs in sorted(cells.items(), key=lambda kv: (kv[0][0], TABLE["tasks"].index(kv[0][1]))):
+            with_lineages = [(s, e) for s, e in runs if s.get("lineages")]
+            first = [s["lineages"][0] for s, _ in with_lineages]
+            first_li = [l["learning_iterations"] for l in first]
+            ended = {}
+            for l in first:
+                key = "finished" if l["ending"] == "finished" else f"{l['level']}" + (" cap" if l["ending"] == "cap" else "")
+                ended[key] = ended.get(key, 0) + 1
+            paper = paper_cell(variant, task)
+            inside = "–"
+            if paper and first_li:
+                m = quartiles(first_li)[0]
+                inside = "yes" if paper[1] <= m <= paper[2] else ("below" if m < paper[1] else "above")
+            row = [label, VARIANT_MODEL.get(variant, variant), task, str(len(runs)), show(first_li),
+                   median_range(*paper[:3]) if paper else "–",
+                   inside, ", ".join(f"{k}: {v}" for k, v in sorted(ended.items())), paper[3] if paper else "–"]
+            if not first_only:
+                finished = sum(s["outcome"] == "solved" for s, _ in runs)
+                tested = [e for _, e in runs if all(l in e for l in TEST_LEVELS)]
+                perfect = (str(sum(all(e[l]["solved"] == e[l]["samples"] for l in TEST_LEVELS) for e in tested))
+                           if len(tested) == len(runs) else "–")
+                surviving = [s["lineages"][-1]["learning_iterations"] for s, _ in with_lineages]
+                total = [s["learning_iterations"] for s, _ in runs]
+                restarts = statistics.mean(s["restarts"] for s, _ in runs)
+                row += [str(finished), perfect, show(surviving), show(total), f"{restarts:.1f}"]
+            print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
