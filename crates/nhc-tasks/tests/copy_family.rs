@@ -137,3 +137,28 @@ fn samplers_make_level_sized_problems() {
     }
     assert_eq!(Copy(Binary).sample(9, &mut rng).items.len(), 9);
 }
+
+/// The write free gate's two readings (MODEL §3): freeing repeats on write keeps duplicated's
+/// kept list whole under every link reading when a freed write is only left unmarked; when it is
+/// released (removed from the linkage), only under `tail`.
+#[test]
+fn duplicated_script_under_the_link_and_free_gate_readings() {
+    use nhc_model::{FreeWrite, Links};
+    let task = Duplicated(Binary);
+    let solved = |links, free_write| {
+        let config = Config { links, free_write, ..task.algorithm().config.clone() };
+        let mut m = Machine::new(&config);
+        (0..20)
+            .filter(|&i| {
+                let sample = task.sample(10, &mut sample_rng(7, 10, i));
+                let mut policy = AsLearned { policy: task.scripted(), bus_feedback: false };
+                score_sample(&task, &mut m, &mut policy, &sample).1
+            })
+            .count()
+    };
+    for links in Links::ALL {
+        assert_eq!(solved(links, FreeWrite::Unmarked), 20, "{links:?}");
+        let want = if links == Links::Tail { 20 } else { 0 };
+        assert_eq!(solved(links, FreeWrite::Release), want, "{links:?}");
+    }
+}

@@ -138,8 +138,9 @@ impl SignalSet {
     }
 }
 
-/// The copy family's config: L_C = 6, C = 4, one head each, Bus feedback on, ALU feedback off
-/// (the ALU has no function here), free gates on (MODEL §2, paper "Modules Instantiations").
+/// The copy family's config: L_C = 6, C = 4, one head each, no feedback (paper, "Modules
+/// Instantiations": the ALU feedback "was activated, except for the four copy tasks", and no task
+/// is said to use the Bus feedback), free gates on (MODEL §2).
 pub const fn config(signals: SignalSet) -> Config {
     let n = signals.count();
     Config {
@@ -147,7 +148,7 @@ pub const fn config(signals: SignalSet) -> Config {
         input_memory: n,
         input_bus: n,
         ops: 2,
-        bus_feedback: true,
+        bus_feedback: false,
         free_gates: true,
         ..Config::PAPER
     }
