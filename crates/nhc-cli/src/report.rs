@@ -347,24 +347,25 @@ pub fn lineage_table(runs: &[&SweepLine]) -> Result<String> {
         return Ok(t);
     }
     t.push_str(
-        "Not finished: the level it stopped at when `restart_after` learning iterations on it \
-         restarted the run, `check` for a failed generalization check, `cap` for the lineage the \
-         cap on learning iterations ended. The learning cost of a run, counted two ways: the \
-         learning iterations of its surviving (last) lineage only, and those of all its lineages \
-         (restarts included: the run's learning iterations, as in the tables above), both over \
-         the runs counted here. The paper's Table 1 (\"iterations\", in the last column) does not \
-         say which of the two it reports. A run's lineages come from its summary.json; runs whose \
-         summary predates that record are not recorded (runs \"12 of 15\": 3 not recorded).\n\n",
+        "Not finished: the level it stopped at when the restart rule ended it, `check` for a \
+         failed generalization check, `cap` for the lineage the run's budget ended. The learning \
+         cost of a run, counted three ways: the learning iterations of its first lineage, of its \
+         surviving (last) lineage, and of all its lineages (restarts included: the run's learning \
+         iterations, as in the tables above), each over the runs counted here. The paper's \
+         Table 1 (\"iterations\", in the last column) does not say which it reports. A run's \
+         lineages come from its summary.json; runs whose summary predates that record are not \
+         recorded (runs \"12 of 15\": 3 not recorded).\n\n",
     );
     let model_head = if by_model { ("| model ", "|---") } else { ("", "") };
     writeln!(
         t,
         "{}| task | runs | lineages | finished | learning iterations of a finished lineage, median | \
-         not finished: level (count) | learning iterations, surviving lineage, median (to quartiles) | \
+         not finished: level (count) | learning iterations, first lineage, median (to quartiles) | \
+         learning iterations, surviving lineage, median (to quartiles) | \
          learning iterations, all lineages, median (to quartiles) | paper |",
         model_head.0
     )?;
-    writeln!(t, "{}|---|---:|---:|---:|---:|---|---|---|---|", model_head.1)?;
+    writeln!(t, "{}|---|---:|---:|---:|---:|---|---|---|---|---|", model_head.1)?;
     for (variant, task) in groups {
         let model = crate::comparison::model_name(variant);
         let of_task: Vec<&&SweepLine> =
@@ -394,6 +395,8 @@ pub fn lineage_table(runs: &[&SweepLine]) -> Result<String> {
             where_.push("–".into());
         }
         let median = if done.is_empty() { "–".to_string() } else { format!("{:.0}", quantile(&done, 0.5)) };
+        let first: Vec<f64> =
+            counted.iter().filter_map(|(_, l)| l.first()).map(|l| l.learning_iterations as f64).collect();
         let surviving: Vec<f64> =
             counted.iter().filter_map(|(_, l)| l.last()).map(|l| l.learning_iterations as f64).collect();
         let every: Vec<f64> = counted.iter().map(|(r, _)| r.summary.learning_iterations as f64).collect();
@@ -408,10 +411,11 @@ pub fn lineage_table(runs: &[&SweepLine]) -> Result<String> {
         }
         writeln!(
             t,
-            "| {task} | {runs_cell} | {} | {} | {median} | {} | {} | {} | {} |",
+            "| {task} | {runs_cell} | {} | {} | {median} | {} | {} | {} | {} | {} |",
             all.len(),
             done.len(),
             where_.join(", "),
+            iqr(first),
             iqr(surviving),
             iqr(every),
             crate::comparison::paper(model, "iterations", task),
@@ -492,14 +496,16 @@ mod tests {
         assert_eq!(std::fs::read_to_string(dir.path().join("sweep.md"))?, md);
         // copy: lineages 3 + 2 + 3 = 8, finished 2 (40 and 30: median 35); restarts at levels 1,
         // 2, 1, 3; one check, one cap. Surviving 30, 40, 60: median 40, quartiles 35 and 50.
-        // All lineages 80, 96, 100: median 96, quartiles 88 and 98. Paper: Table 1's NHC copy.
-        let copy = "| copy | 3 of 4 | 8 | 2 | 35 | 1: 2, 2: 1, 3: 1, check: 1, cap: 1 | 40 (−5, +10) | \
-                    96 (−8, +2) | 814 (−319, +291) |";
-        let reverse = "| reverse | 1 | 1 | 1 | 10 | – | 10 (−0, +0) | 10 (−0, +0) | 781 (−192, +678) |";
+        // All lineages 80, 96, 100: median 96, quartiles 88 and 98. First lineages 20, 50, 20:
+        // median 20, quartiles 20 and 35. Paper: Table 1's NHC copy.
+        let copy = "| copy | 3 of 4 | 8 | 2 | 35 | 1: 2, 2: 1, 3: 1, check: 1, cap: 1 | 20 (−0, +15) | \
+                    40 (−5, +10) | 96 (−8, +2) | 814 (−319, +291) |";
+        let reverse =
+            "| reverse | 1 | 1 | 1 | 10 | – | 10 (−0, +0) | 10 (−0, +0) | 10 (−0, +0) | 781 (−192, +678) |";
         let table: Vec<&str> = md.lines().skip_while(|l| !l.starts_with("## Lineages")).collect();
         assert!(table.contains(&copy), "{md}");
         assert!(table.contains(&reverse), "{md}");
-        assert!(md.contains("does not say which of the two it reports"));
+        assert!(md.contains("does not say which it reports"));
 
         // Several models: a model column, each model beside its own paper numbers.
         let anc = run_line("copy", "nhc-anc", 50, Some(&[(50, 11, "finished")]));
@@ -507,7 +513,9 @@ mod tests {
         let md = report(&file)?;
         let paper = crate::comparison::paper("NHC-anc", "iterations", "copy");
         assert_ne!(paper, "–");
-        let want = format!("| NHC-anc | copy | 1 | 1 | 1 | 50 | – | 50 (−0, +0) | 50 (−0, +0) | {paper} |");
+        let want = format!(
+            "| NHC-anc | copy | 1 | 1 | 1 | 50 | – | 50 (−0, +0) | 50 (−0, +0) | 50 (−0, +0) | {paper} |"
+        );
         assert!(md.contains(&want), "{md}");
         assert!(md.contains("| NHC | reverse | 1 |"), "{md}");
 

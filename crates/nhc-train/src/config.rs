@@ -57,9 +57,13 @@ pub struct TrainConfig {
     pub margin_update_is_learning: bool,
     /// Curriculum levels 1..=levels; level `levels + 1` mixes all of them (paper: 10, mixed 11).
     pub levels: usize,
-    /// Consecutive perfect iterations that solve a level without updates in it (paper: 750).
+    /// Consecutive perfect iterations that solve a level without updates in it (paper: "A
+    /// curriculum level is considered solved when 750 subsequent iteration are perfectly
+    /// solved").
     pub perfect_to_solve: u64,
-    /// Consecutive perfect iterations that solve a level that had an update (paper: 1 500).
+    /// Consecutive perfect iterations that solve a level that had an update (paper: "In levels
+    /// were training was triggered, the required subsequent perfect iterations are doubled, i.e.,
+    /// 48.000 perfectly solved samples": 1 500).
     pub perfect_to_solve_after_learning: u64,
     /// Capacity of the bad-memories ring buffer of failed samples (paper: 200).
     pub bad_memories: usize,
@@ -124,6 +128,9 @@ pub enum RestartTrigger {
     /// the current level (the best starts again at each level-up): a lineage that still
     /// improves lives on.
     Stagnation,
+    /// As [`RestartTrigger::Stagnation`], but a batch fitness equal to the best also counts as
+    /// progress.
+    StagnationOrEqual,
     /// `restart_after` iterations of any kind on one level without solving it.
     NoLevelUp,
 }
@@ -258,7 +265,9 @@ fn one_line(e: &toml::de::Error, text: &str) -> String {
         .replace("expected u64", "expected a whole number ≥ 0")
         .replace("expected usize", "expected a whole number ≥ 0");
     match e.span() {
-        Some(span) => format!("line {}: {message}", text[..span.start.min(text.len())].lines().count().max(1)),
+        Some(span) => {
+            format!("line {}: {message}", text[..span.start.min(text.len())].lines().count().max(1))
+        }
         None => message,
     }
 }
@@ -595,7 +604,10 @@ mod tests {
         assert!(matches!(TrainConfig::from_toml("batchsize = 8"), Err(ConfigError::Toml(_))));
         // Bad readings and negative counts: one line that names the valid choices.
         for (text, want) in [
-            ("restart = \"stuck\"", "line 1: unknown variant `stuck`, expected one of `level`, `stagnation`, `no_level_up`"),
+            (
+                "restart = \"stuck\"",
+                "line 1: unknown variant `stuck`, expected one of `level`, `stagnation`, `stagnation_or_equal`, `no_level_up`",
+            ),
             ("batch = 8\nbudget = \"y\"", "line 2: unknown variant `y`, expected `learning` or `all`"),
             ("free_write = \"x\"", "line 1: unknown variant `x`, expected `release` or `unmarked`"),
             ("restart_after = -5", "line 1: invalid value: integer `-5`, expected a whole number ≥ 0"),

@@ -170,7 +170,8 @@ impl Curriculum {
             self.had_update = true;
         }
         self.all_on_level += 1;
-        if self.best_fitness.is_none_or(|best| fitness > best) {
+        let ties = config.restart == RestartTrigger::StagnationOrEqual;
+        if self.best_fitness.is_none_or(|best| fitness > best || (ties && fitness == best)) {
             self.best_fitness = Some(fitness);
             self.since_best = 0;
         } else {
@@ -205,7 +206,7 @@ impl Curriculum {
     pub fn should_restart(&self, config: &TrainConfig) -> bool {
         let count = match config.restart {
             RestartTrigger::Level => self.iterations_on_level,
-            RestartTrigger::Stagnation => self.since_best,
+            RestartTrigger::Stagnation | RestartTrigger::StagnationOrEqual => self.since_best,
             RestartTrigger::NoLevelUp => self.all_on_level,
         };
         !self.finished && count >= config.restart_after
@@ -328,6 +329,17 @@ mod tests {
             cur.record(&c, false, true, 0.95);
         }
         assert!(cur.should_restart(&c), "equal is not better");
+        // … unless ties count.
+        let c = with(RestartTrigger::StagnationOrEqual);
+        let mut cur = Curriculum::new(&c);
+        for _ in 0..10 {
+            cur.record(&c, false, true, 0.5);
+        }
+        assert!(!cur.should_restart(&c));
+        for _ in 0..3 {
+            cur.record(&c, false, true, 0.4);
+        }
+        assert!(cur.should_restart(&c));
         let mut cur = Curriculum::new(&c);
         cur.record(&c, true, false, 1.0);
         cur.record(&c, true, false, 1.0);
