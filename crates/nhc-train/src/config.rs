@@ -122,11 +122,13 @@ pub enum Budget {
 #[serde(rename_all = "snake_case")]
 pub enum RestartTrigger {
     /// `restart_after` learning iterations on one level without solving it; perfect iterations
-    /// are progress towards solving it and do not count.
+    /// are progress towards solving it and do not count (our earlier reading,
+    /// `configs/restart_level.toml`).
     Level,
-    /// `restart_after` iterations of any kind since θ's batch fitness last exceeded its best on
-    /// the current level (the best starts again at each level-up): a lineage that still
-    /// improves lives on.
+    /// The default: `restart_after` iterations of any kind since θ's batch fitness last exceeded
+    /// its best on the current level (the best starts again at each level-up): a lineage that
+    /// still improves lives on. The reading whose first lineages match the paper's failing cells
+    /// (results/rules.md).
     Stagnation,
     /// As [`RestartTrigger::Stagnation`], but a batch fitness equal to the best also counts as
     /// progress.
@@ -146,7 +148,7 @@ impl Default for TrainConfig {
             max_iterations: 20_000,
             budget: Budget::Learning,
             restart_after: 2_000,
-            restart: RestartTrigger::Level,
+            restart: RestartTrigger::Stagnation,
             no_update_at: NoUpdateAt::MaxFitness,
             margin_update_is_learning: true,
             levels: 10,
@@ -493,11 +495,20 @@ mod tests {
     }
     #[test]
     fn committed_configs_differ_from_the_default_in_one_setting_each() {
+        // (restart1000.toml: the patience and what it counts.)
         let default = TrainConfig::default();
         for (text, expected) in [
             (
                 include_str!("../../../configs/restart1000.toml"),
-                TrainConfig { restart_after: 1_000, ..default.clone() },
+                TrainConfig { restart_after: 1_000, restart: RestartTrigger::Level, ..default.clone() },
+            ),
+            (
+                include_str!("../../../configs/restart_level.toml"),
+                TrainConfig { restart: RestartTrigger::Level, ..default.clone() },
+            ),
+            (
+                include_str!("../../../configs/bus_feedback_on.toml"),
+                TrainConfig { bus_feedback: Some(true), ..default.clone() },
             ),
             (
                 include_str!("../../../configs/check99.toml"),
@@ -524,6 +535,11 @@ mod tests {
     fn defaults_are_the_papers_protocol() {
         let c = TrainConfig::default();
         assert_eq!((c.restart_after, c.check_level, c.no_update_at), (2_000, 0, NoUpdateAt::MaxFitness));
+        assert_eq!(
+            (c.restart, c.budget, c.bus_feedback),
+            (RestartTrigger::Stagnation, Budget::Learning, None)
+        );
+        assert_eq!((c.perfect_to_solve, c.perfect_to_solve_after_learning), (750, 1_500));
         assert_eq!((c.learning_rate, c.sigma, c.weight_decay, c.max_iterations), (0.01, 0.1, 0.9995, 20_000));
     }
     #[test]

@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn restart_after_iterations_on_level() {
-        let c = TrainConfig { restart_after: 4, ..small() };
+        let c = TrainConfig { restart_after: 4, restart: RestartTrigger::Level, ..small() };
         let mut cur = Curriculum::new(&c);
         for _ in 0..3 {
             cur.record(&c, false, true, 0.5);
