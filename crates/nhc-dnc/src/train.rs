@@ -300,7 +300,9 @@ pub fn train(
             state.learning_iterations += 1;
             state.last_level_learned = level;
         }
-        let _: Progress = state.curriculum.record(&tc, perfect, !perfect);
+        // No restarts here, so the fitness the restart rule reads is only recorded.
+        let solved_share = solved as f64 / verdicts.len().max(1) as f64;
+        let _: Progress = state.curriculum.record(&tc, perfect, !perfect, solved_share);
         state.iteration += 1;
         state.adam_steps = adam.steps;
         state.seconds = base + start.elapsed().as_secs_f64();
