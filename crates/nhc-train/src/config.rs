@@ -51,7 +51,7 @@ pub struct TrainConfig {
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
     /// Whether an update made on a batch whose samples are all solved (only to widen Bus margins)
-    /// triggers learning (MODEL §7): counts as a learning iteration (budget, restart patience,
+    /// triggers learning (the paper does not say; MODEL §7): counts as a learning iteration (budget, restart patience,
     /// "last level learned") and makes its level need 1 500 perfect iterations. Default true:
     /// every update is a learning iteration (docs/DESIGN.md, "Margin updates").
     pub margin_update_is_learning: bool,
@@ -82,7 +82,8 @@ pub struct TrainConfig {
     /// Std of the Gaussian noise added to every control word written (v, v̂) while training
     /// (ours, beyond the paper; docs/DESIGN.md, "Word noise"). 0 = none, the default.
     pub word_noise: f64,
-    /// Mirrored sampling: offspring come in pairs θ ± σε (MODEL §6; default true).
+    /// Mirrored sampling: offspring come in pairs θ ± σε (the paper does not say; default true,
+    /// MODEL §6).
     pub mirrored: bool,
     /// Generalization check (ours, not the paper's; docs/DESIGN.md): once the mixed level is
     /// solved, θ must also solve `check_samples` fresh samples at levels spread evenly over
@@ -92,12 +93,12 @@ pub struct TrainConfig {
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
-    /// The memory's temporal-linkage convention (docs/DESIGN.md, "Temporal links"); default
-    /// the project's reading of the paper, [`nhc_model::Config::PAPER`]. Recorded in the model
+    /// The memory's temporal-linkage convention (the paper's equation and its sentence on
+    /// freeing allow three readings; default `tail`, docs/DESIGN.md, "Temporal links"). Recorded in the model
     /// file, so a model runs with the convention it was trained with.
     pub links: Links,
-    /// What a write free gate f_w = 1 does (docs/DESIGN.md, "Free gates"); recorded in the model
-    /// file like `links`.
+    /// What a write free gate f_w = 1 does beyond usage (the paper's words allow both readings;
+    /// default `release`, docs/DESIGN.md, "Free gates"); recorded in the model file like `links`.
     pub free_write: FreeWrite,
     /// Bus feedback c_b_{t−1} into the Controller, for every task: `true` or `false` overrides
     /// the algorithm's own setting (absent: the algorithm's; paper: "feedback signals from the
