@@ -5,6 +5,7 @@ first lineage stopped, restarts per
 run, finished and perfect runs, beside the paper's Table 1 cell (median and quartiles).
 
 Usage: python3 scripts/rules_table.py LABEL=SOURCE [LABEL=SOURCE ...] [--tasks=t1,t2] [--first-only]
+       python3 scripts/rules_table.py --report      # writes results/rules.md from the committed files
 SOURCE is a sweep directory (runs/NAME, read run by run) or a results file (results/NAME.jsonl).
 --first-only prints only the first-lineage columns (for screens whose budget was cut short).
 A cell "in" the paper's range has its median inside the paper's quartiles."""
@@ -75,9 +76,51 @@ def show(xs):
 
 
 def main(argv):
+    if "--report" in argv:
+        return report()
     only = next((a.split("=", 1)[1].split(",") for a in argv if a.startswith("--tasks=")), None)
-    first_only = "--first-only" in argv
-    columns = [a.split("=", 1) for a in argv if not a.startswith("--")]
+    table(only, "--first-only" in argv, [a.split("=", 1) for a in argv if not a.startswith("--")])
+
+
+# The failing cells of the paper's Table 1 that the restart screens ran, as (variant, task).
+FAILING = {"nhc-prev": ["search", "sort", "duplicated"], "nhc-anc": ["search", "sort", "repeatCopy", "duplicated"],
+           "dnc-is-ha": ["search", "sort", "arithmetic", "duplicated"]}
+
+
+def report():
+    """results/rules.md from the committed sweep files alone."""
+    import contextlib, io
+    out = io.StringIO()
+    r = lambda name: os.path.join("results", name)
+    with contextlib.redirect_stdout(out):
+        print("# The paper's unstated rules, screened against its own numbers\n")
+        print("Made by `python3 scripts/rules_table.py --report` from the committed sweep files named in "
+              "each section (docs/RESULTS.md, \"The paper's unstated rules\", has the commands that ran "
+              "them and the reading of these tables). Learning iterations: median (to quartiles). A "
+              "reading's first lineage is \"in\" the paper's range when its median lies inside the "
+              "paper's quartiles.\n")
+        print("## Restart readings: the first lineage of the paper's failing cells\n")
+        print("`level`: our earlier sweeps under that rule, with the copy family's Bus feedback then on "
+              "(results/rules/level_*.jsonl, results/comparison_*.jsonl as they were without the learning "
+              "curves; where their summaries predate the lineage record the cell is empty). `stagnation` (the default) and `stagnation_or_equal`: "
+              "15 seeds, no Bus feedback, a budget of 8 000 learning iterations "
+              "(configs/stagnation_screen.toml, configs/stagnation_equal_screen.toml).\n")
+        cells = [f"{v}:{t}" for v, ts in FAILING.items() for t in ts]
+        table(None, True, [("level", r(f"rules/level_{v.replace('-', '_')}.jsonl")) for v in FAILING]
+              + [("stagnation", r("rules/stagnation_screen.jsonl")),
+                 ("stagnation_or_equal", r("rules/stagnation_equal_screen.jsonl"))], cells)
+        print("\n## Memory readings on duplicated and the tasks with free gates\n")
+        print("10 seeds, no Bus feedback, restarts on stagnation, a budget of 8 000 learning iterations "
+              "(configs/free_*_screen.toml); perfect: every sample of levels 100, 500 and 1000 solved.\n")
+        table(None, False, [(name, r(f"rules/free_{name}_screen.jsonl"))
+                            for name in ("tail_release", "formula_release", "formula_unmarked")])
+    text = out.getvalue()
+    open(os.path.join(ROOT, "results", "rules.md"), "w").write(text)
+    print("wrote results/rules.md")
+
+
+def table(only, first_only, columns, keep=None):
+    """Prints the table of `columns` (label, source); `keep` keeps only those `variant:task`."""
     header = ["reading", "model", "task", "runs", "first lineage: learning iterations", "paper",
               "in paper's quartiles", "first lineage ended on level (runs)", "paper: last level learned ~ solved"]
     if not first_only:
@@ -87,8 +130,8 @@ def main(argv):
     print("|" + "---|" * 3 + "---:|" * 3 + "---|" * 3 + ("---:|" * 6 if not first_only else ""))
     for label, source in columns:
         cells = {}
-        for s, e in runs_of(source):
-            if only and s["task"] not in only:
+        for s, e in runs_of(os.path.join(ROOT, source)):
+            if only and s["task"] not in only or keep and f"{s['variant']}:{s['task']}" not in keep:
                 continue
             cells.setdefault((s["variant"], s["task"]), []).append((s, e))
         for (variant, task), runs in sorted(cells.items(), key=lambda kv: (kv[0][0], TABLE["tasks"].index(kv[0][1]))):
