@@ -80,7 +80,9 @@ add("scripted under an ablation", ["eval", "--task", "copy", "--model", "scripte
                                    "--level", "10"])
 for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^14", "bad_memories = 100000000000000"),
                    ("init_std 1e300", "init_std = 1e300"), ("check_level 10^9", "check_level = 1000000000"),
-                   ("sigma NaN", "sigma = nan"), ("unknown field", "batchsize = 8")]:
+                   ("sigma NaN", "sigma = nan"), ("unknown field", "batchsize = 8"),
+                   ("unknown restart reading", 'restart = "stuck"'), ("negative patience", "restart_after = -5"),
+                   ("unknown free-gate reading", 'free_write = "x"')]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])

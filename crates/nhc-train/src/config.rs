@@ -40,13 +40,16 @@ pub struct TrainConfig {
     pub max_iterations: u64,
     /// What `max_iterations` counts (the paper does not say; docs/DESIGN.md, "Restarts and the
     /// budget").
-    pub budget: Budget,
+    pub budget: Count,
     /// The restart patience (paper: "restart iterations = 2.000"); what it counts is
     /// [`TrainConfig::restart`] (`configs/restart1000.toml` has our shorter patience).
     pub restart_after: u64,
     /// What makes a lineage stuck (paper: "automatic restarts of runs stuck in local optima";
-    /// it does not say how that is measured; docs/DESIGN.md, "Restarts and the budget").
+    /// it does not say how that is measured; docs/DESIGN.md, "Restarts and the budget"): what
+    /// restarts the patience count ...
     pub restart: RestartTrigger,
+    /// ... and which iterations it counts (the paper does not say; default learning iterations).
+    pub restart_counts: Count,
     /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
@@ -107,35 +110,34 @@ pub struct TrainConfig {
     pub bus_feedback: Option<bool>,
 }
 
-/// What the run's budget `max_iterations` counts.
+/// What a count of iterations counts: the budget (`budget`) or the restart patience
+/// (`restart_counts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Budget {
-    /// Learning iterations (those that update θ), over all lineages: the paper's sort median of
+pub enum Count {
+    /// Learning iterations (those that update θ). For the budget: the paper's sort median of
     /// 9 016 learning iterations plus ≥ 8 250 perfect iterations would not fit 20 000 in all.
+    /// For the patience: perfect iterations are progress towards solving the level.
     Learning,
     /// Iterations of any kind, perfect ones included.
     All,
 }
 
-/// When a lineage counts as stuck and the run restarts (the patience is `restart_after`).
+/// What restarts the patience count of a lineage (`restart_after` counted iterations, of the
+/// kind `restart_counts` says, make it stuck and the run restarts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestartTrigger {
-    /// `restart_after` learning iterations on one level without solving it; perfect iterations
-    /// are progress towards solving it and do not count (our earlier reading,
-    /// `configs/restart_level.toml`).
+    /// A level-up only: stuck after `restart_after` counted iterations on one level (with
+    /// learning iterations counted, our earlier reading, `configs/restart_level.toml`).
     Level,
-    /// The default: `restart_after` iterations of any kind since θ's batch fitness last exceeded
-    /// its best on the current level (the best starts again at each level-up): a lineage that
-    /// still improves lives on. The reading whose first lineages match the paper's failing cells
-    /// (results/rules.md).
+    /// The default: a level-up, or θ's batch fitness exceeding its best on the current level
+    /// (the best starts again at each level-up): a lineage that still improves lives on. The
+    /// reading whose first lineages match the paper's failing cells (results/rules.md).
     Stagnation,
     /// As [`RestartTrigger::Stagnation`], but a batch fitness equal to the best also counts as
     /// progress.
     StagnationOrEqual,
-    /// `restart_after` iterations of any kind on one level without solving it.
-    NoLevelUp,
 }
 
 impl Default for TrainConfig {
@@ -147,9 +149,10 @@ impl Default for TrainConfig {
             sigma: 0.1,
             weight_decay: 0.9995,
             max_iterations: 20_000,
-            budget: Budget::Learning,
+            budget: Count::Learning,
             restart_after: 2_000,
             restart: RestartTrigger::Stagnation,
+            restart_counts: Count::Learning,
             no_update_at: NoUpdateAt::MaxFitness,
             margin_update_is_learning: true,
             levels: 10,
@@ -537,8 +540,8 @@ mod tests {
         let c = TrainConfig::default();
         assert_eq!((c.restart_after, c.check_level, c.no_update_at), (2_000, 0, NoUpdateAt::MaxFitness));
         assert_eq!(
-            (c.restart, c.budget, c.bus_feedback),
-            (RestartTrigger::Stagnation, Budget::Learning, None)
+            (c.restart, c.restart_counts, c.budget, c.bus_feedback),
+            (RestartTrigger::Stagnation, Count::Learning, Count::Learning, None)
         );
         assert_eq!((c.perfect_to_solve, c.perfect_to_solve_after_learning), (750, 1_500));
         assert_eq!((c.learning_rate, c.sigma, c.weight_decay, c.max_iterations), (0.01, 0.1, 0.9995, 20_000));
@@ -623,7 +626,7 @@ mod tests {
         for (text, want) in [
             (
                 "restart = \"stuck\"",
-                "line 1: unknown variant `stuck`, expected one of `level`, `stagnation`, `stagnation_or_equal`, `no_level_up`",
+                "line 1: unknown variant `stuck`, expected one of `level`, `stagnation`, `stagnation_or_equal`",
             ),
             ("batch = 8\nbudget = \"y\"", "line 2: unknown variant `y`, expected `learning` or `all`"),
             ("free_write = \"x\"", "line 1: unknown variant `x`, expected `release` or `unmarked`"),

@@ -1,7 +1,7 @@
 //! Curriculum over levels 1..=L plus the mixed level L+1, bad memories and batch composition
 //! (MODEL §7).
 
-use crate::config::{RestartTrigger, TrainConfig};
+use crate::config::{Count, RestartTrigger, TrainConfig};
 use crate::records::Lineage;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
@@ -83,15 +83,13 @@ pub struct Curriculum {
     pub had_update: bool,
     /// Learning iterations spent on this level (for restarts).
     pub iterations_on_level: u64,
-    /// Iterations of any kind spent on this level.
-    #[serde(default)]
-    pub all_on_level: u64,
     /// θ's best batch fitness on this level so far (`None`: no iteration yet).
     #[serde(default)]
     pub best_fitness: Option<f64>,
-    /// Iterations since θ's batch fitness last exceeded `best_fitness`.
+    /// The restart patience count: iterations of the kind `restart_counts` says since the level
+    /// began or, by the restart trigger, since θ's batch fitness last beat `best_fitness`.
     #[serde(default)]
-    pub since_best: u64,
+    pub patience: u64,
     /// The last level solved in this attempt (0: none).
     pub last_solved: usize,
     /// Level L+1 solved.
@@ -109,9 +107,8 @@ impl Curriculum {
             streak: 0,
             had_update: false,
             iterations_on_level: 0,
-            all_on_level: 0,
             best_fitness: None,
-            since_best: 0,
+            patience: 0,
             last_solved: 0,
             finished: false,
             bad: BadMemories::new(config.bad_memories),
@@ -169,13 +166,18 @@ impl Curriculum {
             self.iterations_on_level += 1;
             self.had_update = true;
         }
-        self.all_on_level += 1;
-        let ties = config.restart == RestartTrigger::StagnationOrEqual;
-        if self.best_fitness.is_none_or(|best| fitness > best || (ties && fitness == best)) {
+        let better = match config.restart {
+            RestartTrigger::Level => false,
+            RestartTrigger::Stagnation => self.best_fitness.is_none_or(|best| fitness > best),
+            RestartTrigger::StagnationOrEqual => self.best_fitness.is_none_or(|best| fitness >= best),
+        };
+        if self.best_fitness.is_none_or(|best| fitness > best) {
             self.best_fitness = Some(fitness);
-            self.since_best = 0;
-        } else {
-            self.since_best += 1;
+        }
+        if better {
+            self.patience = 0;
+        } else if learned || config.restart_counts == Count::All {
+            self.patience += 1;
         }
         if !perfect {
             self.streak = 0;
@@ -195,21 +197,15 @@ impl Curriculum {
         self.streak = 0;
         self.had_update = false;
         self.iterations_on_level = 0;
-        self.all_on_level = 0;
         self.best_fitness = None;
-        self.since_best = 0;
+        self.patience = 0;
         Progress::Solved(solved)
     }
 
-    /// Whether the run should restart: the lineage is stuck on this level by `config.restart`
-    /// ([`RestartTrigger`]) for `restart_after` iterations.
+    /// Whether the run should restart: the patience count ([`RestartTrigger`], `restart_counts`)
+    /// reached `restart_after`.
     pub fn should_restart(&self, config: &TrainConfig) -> bool {
-        let count = match config.restart {
-            RestartTrigger::Level => self.iterations_on_level,
-            RestartTrigger::Stagnation | RestartTrigger::StagnationOrEqual => self.since_best,
-            RestartTrigger::NoLevelUp => self.all_on_level,
-        };
-        !self.finished && count >= config.restart_after
+        !self.finished && self.patience >= config.restart_after
     }
 
     /// Back to level 1 with empty bad memories (a restart, MODEL §6); the ended lineages stay.
@@ -293,10 +289,11 @@ mod tests {
     }
 
     #[test]
-    fn the_three_restart_triggers() {
-        let with = |restart| TrainConfig { restart_after: 3, restart, ..small() };
-        // Level: learning iterations only; a perfect iteration without an update does not count.
-        let c = with(RestartTrigger::Level);
+    fn the_restart_triggers_and_what_they_count() {
+        let with =
+            |restart, restart_counts| TrainConfig { restart_after: 3, restart, restart_counts, ..small() };
+        // Level, learning iterations: a perfect iteration without an update does not count.
+        let c = with(RestartTrigger::Level, Count::Learning);
         let mut cur = Curriculum::new(&c);
         for f in [0.1, 0.2, 0.3] {
             cur.record(&c, false, true, f);
@@ -304,17 +301,17 @@ mod tests {
             cur.record(&c, false, false, 0.9);
         }
         assert!(cur.should_restart(&c));
-        // No level-up: every iteration counts.
-        let c = with(RestartTrigger::NoLevelUp);
+        // Level, every iteration.
+        let c = with(RestartTrigger::Level, Count::All);
         let mut cur = Curriculum::new(&c);
         cur.record(&c, false, false, 0.1);
         cur.record(&c, true, false, 0.1);
         assert!(!cur.should_restart(&c));
         cur.record(&c, false, false, 0.1);
         assert!(cur.should_restart(&c));
-        // Stagnation: a lineage that keeps improving lives on; three iterations without a new
-        // best end it; a level-up starts the best again.
-        let c = with(RestartTrigger::Stagnation);
+        // Stagnation: a lineage that keeps improving lives on; three counted iterations without a
+        // new best end it; a level-up starts the best again.
+        let c = with(RestartTrigger::Stagnation, Count::All);
         let mut cur = Curriculum::new(&c);
         for k in 0..10 {
             cur.record(&c, false, true, k as f64 / 10.0);
@@ -329,8 +326,28 @@ mod tests {
             cur.record(&c, false, true, 0.95);
         }
         assert!(cur.should_restart(&c), "equal is not better");
+        let mut cur = Curriculum::new(&c);
+        cur.record(&c, true, false, 1.0);
+        cur.record(&c, true, false, 1.0);
+        assert_eq!(cur.record(&c, true, false, 1.0), Progress::Solved(1));
+        assert_eq!((cur.best_fitness, cur.patience), (None, 0));
+        cur.record(&c, false, true, 0.2);
+        assert_eq!(cur.best_fitness, Some(0.2));
+        // Stagnation counting learning iterations: perfect iterations at the best (fitness 1,
+        // which nothing beats) do not count; the mistakes between them do.
+        let c = TrainConfig { perfect_to_solve: 100, ..with(RestartTrigger::Stagnation, Count::Learning) };
+        let mut cur = Curriculum::new(&c);
+        cur.record(&c, true, false, 1.0);
+        for _ in 0..10 {
+            cur.record(&c, true, false, 1.0);
+        }
+        assert!(!cur.should_restart(&c));
+        for _ in 0..3 {
+            cur.record(&c, false, true, 0.9);
+        }
+        assert!(cur.should_restart(&c));
         // … unless ties count.
-        let c = with(RestartTrigger::StagnationOrEqual);
+        let c = with(RestartTrigger::StagnationOrEqual, Count::All);
         let mut cur = Curriculum::new(&c);
         for _ in 0..10 {
             cur.record(&c, false, true, 0.5);
@@ -340,13 +357,6 @@ mod tests {
             cur.record(&c, false, true, 0.4);
         }
         assert!(cur.should_restart(&c));
-        let mut cur = Curriculum::new(&c);
-        cur.record(&c, true, false, 1.0);
-        cur.record(&c, true, false, 1.0);
-        assert_eq!(cur.record(&c, true, false, 1.0), Progress::Solved(1));
-        assert_eq!((cur.best_fitness, cur.since_best), (None, 0));
-        cur.record(&c, false, true, 0.2);
-        assert_eq!(cur.best_fitness, Some(0.2));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub mod sweep;
 pub mod trainer;
 
 pub use check::{CheckLog, check_levels};
-pub use config::{Budget, ConfigError, RestartTrigger, TrainConfig, ValidConfig};
+pub use config::{ConfigError, Count, RestartTrigger, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
 pub use peers::{Alone, Peers};

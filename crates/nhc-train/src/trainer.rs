@@ -3,7 +3,7 @@
 //! number of threads.
 
 use crate::check::{CheckLog, generalization_check};
-use crate::config::{Budget, ConfigError, ValidConfig};
+use crate::config::{ConfigError, Count, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
 use crate::peers::{Alone, Peers, share};
@@ -168,13 +168,13 @@ impl Trainer {
         Params::new(self.model.clone(), self.state.nes.theta.clone())
     }
 
-    /// How the run ended: the mixed level solved, or the budget ([`Budget`]) spent; `None` while
+    /// How the run ended: the mixed level solved, or the budget (`budget`, a [`Count`]) spent; `None` while
     /// neither.
     pub fn outcome(&self) -> Option<RunOutcome> {
         let s = &self.state;
         let spent = match s.config.budget {
-            Budget::Learning => s.learning_iterations,
-            Budget::All => s.iteration,
+            Count::Learning => s.learning_iterations,
+            Count::All => s.iteration,
         };
         if s.curriculum.finished {
             Some(RunOutcome::Solved)

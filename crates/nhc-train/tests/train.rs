@@ -165,7 +165,12 @@ fn restart_draws_fresh_theta_and_keeps_counting() {
 #[test]
 fn stagnation_restarts_when_the_best_fitness_stops_improving() {
     use nhc_train::RestartTrigger;
-    let config = TrainConfig { restart_after: 6, restart: RestartTrigger::Stagnation, ..quick() };
+    let config = TrainConfig {
+        restart_after: 6,
+        restart: RestartTrigger::Stagnation,
+        restart_counts: nhc_train::Count::All,
+        ..quick()
+    };
     let (_, logs) = run(config, 1, 150);
     let (mut best, mut since) = (None::<f64>, 0);
     for l in &logs {
@@ -186,8 +191,8 @@ fn stagnation_restarts_when_the_best_fitness_stops_improving() {
 /// lineages' iterations add up to the run's.
 #[test]
 fn a_budget_of_all_iterations_counts_every_iteration() {
-    use nhc_train::Budget;
-    let config = TrainConfig { restart_after: 5, max_iterations: 40, budget: Budget::All, ..quick() };
+    use nhc_train::Count;
+    let config = TrainConfig { restart_after: 5, max_iterations: 40, budget: Count::All, ..quick() };
     let (t, logs) = run(config, 1, u64::MAX);
     let s = t.summary();
     assert_eq!((s.iterations, s.outcome), (40, Some(RunOutcome::Cap)));
