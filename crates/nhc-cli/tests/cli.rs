@@ -613,7 +613,7 @@ fn report_compares_sweeps_in_the_papers_layout() {
     assert!(text.contains("| NHC | runs | 15 | 15 |"));
     // Lineages and learning curves come from the sweep file alone (the runs' directories,
     // relative paths in full.jsonl, are not here): every task's lineages, and the figure.
-    assert!(text.contains("| search | 15 | 36 | 15 |") && text.contains("| sort | 15 | 68 | 13 |"), "{text}");
+    assert!(text.contains("| search | 15 | 28 | 15 |") && text.contains("| sort | 15 | 34 | 14 |"), "{text}");
     assert!(text.contains("![learning curves](cmp_learning_curves.png)"), "{text}");
     assert!(dir.path().join("cmp_learning_curves.png").exists());
     fails_with(&["report", full, full], "give --out FILE");
