@@ -448,28 +448,32 @@ impl<D: Clone + Default> Memory<D> {
     /// may take it (MODEL §3, `FreeWrite::Unmarked`). Under `Links::Tail` the head's tail, the
     /// last location in use, moves back to `x`'s predecessor, so the next write links from there.
     fn unmark(&mut self, x: u32) {
+        let Some(i) = self.mark_unused(x) else {
+            return;
+        };
+        if self.links == Links::Tail && self.tail[i] == x {
+            self.tail[i] = self.prev[i][x as usize];
+        }
+    }
+
+    /// Marks `x` unused and returns its writer, or `None` if it was unused already.
+    fn mark_unused(&mut self, x: u32) -> Option<usize> {
         let xu = x as usize;
         if !self.used[xu] {
-            return;
+            return None;
         }
         self.used[xu] = false;
         self.free.push(Reverse(x));
-        let i = self.writer[xu] as usize;
-        if self.links == Links::Tail && self.tail[i] == x {
-            self.tail[i] = self.prev[i][xu];
-        }
+        Some(self.writer[xu] as usize)
     }
 
     /// Marks `x` unused and unlinks it: its temporal neighbours join up, its ancestry children
     /// move to its parent. `x` keeps its own outgoing links until it is written again.
     fn release(&mut self, x: u32) {
-        let xu = x as usize;
-        if !self.used[xu] {
+        let Some(i) = self.mark_unused(x) else {
             return;
-        }
-        self.used[xu] = false;
-        self.free.push(Reverse(x));
-        let i = self.writer[xu] as usize;
+        };
+        let xu = x as usize;
         let (p, n) = (self.prev[i][xu], self.next[i][xu]);
         // Under `Links::Formula` a neighbour's link may already point elsewhere (or be a
         // self-link): only links that still lead to `x` are rejoined.
