@@ -140,3 +140,38 @@ fn a_freed_newest_location_and_the_write_after_it() {
     assert_eq!(r.mem.temporal_list(0), [2]);
     assert_eq!(r.go(B(0), false, false).1, 2);
 }
+
+/// A write freed by its own gate (`f_w = 1`) under the two readings of the free gate
+/// ([`FreeWrite`]), worked by hand: written at step 2 into location 1 and freed, then location 1
+/// is reused at step 3. `release` splices it out at once; `unmarked` leaves it linked (its
+/// predecessor still leads to it, it is its parent's newest child) until it is reused.
+#[test]
+fn a_write_freed_by_its_own_gate_under_both_readings() {
+    use nhc_model::FreeWrite;
+    use nhc_model::ReadMode::Child as C;
+    for (links, free_write) in [
+        (Links::Formula, FreeWrite::Release),
+        (Links::Formula, FreeWrite::Unmarked),
+        (Links::Tail, FreeWrite::Unmarked),
+    ] {
+        let mut r = Rig::new(links);
+        r.cfg.free_write = free_write;
+        r.mem = Memory::new(&r.cfg);
+        let what = format!("{links:?} {free_write:?}");
+        assert_eq!(r.go(H(0), false, false), (0, 0), "{what}");
+        // Step 2 writes location 1 (a child of location 0, read at step 1) and frees it.
+        assert_eq!(r.go(H(0), true, false), (1, 0), "{what}");
+        assert!(!r.mem.is_used(1), "{what}");
+        let linked = free_write == FreeWrite::Unmarked;
+        assert_eq!(r.next(0) == Some(1), linked, "{what}");
+        assert_eq!(r.mem.children(0, 0, 0) == [1], linked, "{what}");
+        // Step 3 reuses location 1; C from location 0 reaches this write, its newest child.
+        assert_eq!(r.go(C(0), false, false), (1, 1), "{what}");
+        assert_eq!(r.mem.children(0, 0, 0), [1], "{what}");
+        // The list from location 0 reaches location 1 again, except when the freed write cut it
+        // (`formula` + `release`: location 0's successor was spliced away, and step 3 links
+        // location 1 from itself, the location written at step 2).
+        let whole = !(links == Links::Formula && free_write == FreeWrite::Release);
+        assert_eq!(r.next(0) == Some(1), whole, "{what}");
+    }
+}
