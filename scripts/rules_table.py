@@ -124,6 +124,12 @@ def report():
               "(configs/free_*_screen.toml); perfect: every sample of levels 100, 500 and 1000 solved.\n")
         table(None, False, [(name, r(f"rules/free_{name}_screen.jsonl"))
                             for name in ("tail_release", "formula_release", "formula_unmarked")])
+        print("\n## Under the defaults: the full NHC, NHC-prev and NHC-anc rows\n")
+        print("15 seeds per task, the paper's protocol with the defaults this screen chose "
+              "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl; "
+              "`nhc report` draws their Table 1).\n")
+        table(None, False, [("default", r("full.jsonl")), ("default", r("comparison_nhc_prev.jsonl")),
+                            ("default", r("comparison_nhc_anc.jsonl"))])
     text = out.getvalue()
     open(os.path.join(ROOT, "results", "rules.md"), "w").write(text)
     print("wrote results/rules.md")
