@@ -124,6 +124,10 @@ def report():
               "(configs/free_*_screen.toml); perfect: every sample of levels 100, 500 and 1000 solved.\n")
         table(None, False, [(name, r(f"rules/free_{name}_screen.jsonl"))
                             for name in ("tail_release", "formula_release", "formula_unmarked")])
+        print("\n## Gates that start closed\n")
+        print("The full NHC, 10 seeds, every gate's initial bias −1, a budget of 8 000 learning iterations "
+              "(configs/gate_bias_screen.toml; results/rules/gate_bias_screen.jsonl).\n")
+        table(None, False, [("gate_bias −1", r("rules/gate_bias_screen.jsonl"))])
         print("\n## Under the defaults: the full NHC, NHC-prev and NHC-anc rows\n")
         print("15 seeds per task, the paper's protocol with the defaults this screen chose "
               "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl; "
