@@ -358,10 +358,13 @@ impl<D: Clone + Default> Memory<D> {
             self.control[wu * c..(wu + 1) * c].copy_from_slice(&dec.write[i * c..(i + 1) * c]);
             self.data[wu] = d_i.clone();
             self.link(i, w, source);
-            // A reused location may still hold links in any head's trees (e.g. its parent), and
-            // under `FreeWrite::Unmarked` still be its parent's child.
+            // A reused location may still hold links in any head's trees (e.g. its parent); only
+            // under `FreeWrite::Unmarked` can it still be its parent's child.
+            let listed = self.free_write == FreeWrite::Unmarked;
             for t in &mut self.trees {
-                t.detach_if_listed(w);
+                if listed {
+                    t.detach_if_listed(w);
+                }
                 t.parent[wu] = NONE;
                 t.kid[wu] = NONE;
                 t.older[wu] = NONE;

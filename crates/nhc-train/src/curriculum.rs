@@ -81,14 +81,13 @@ pub struct Curriculum {
     pub streak: u64,
     /// Whether learning was triggered on this level.
     pub had_update: bool,
-    /// Learning iterations spent on this level (for restarts).
-    pub iterations_on_level: u64,
     /// θ's best batch fitness on this level so far (`None`: no iteration yet).
     #[serde(default)]
     pub best_fitness: Option<f64>,
     /// The restart patience count: iterations of the kind `restart_counts` says since the level
-    /// began or, by the restart trigger, since θ's batch fitness last beat `best_fitness`.
-    #[serde(default)]
+    /// began or, by the restart trigger, since θ's batch fitness last beat `best_fitness` (in
+    /// checkpoints written before the triggers, the learning iterations on the level).
+    #[serde(default, alias = "iterations_on_level")]
     pub patience: u64,
     /// The last level solved in this attempt (0: none).
     pub last_solved: usize,
@@ -106,7 +105,6 @@ impl Curriculum {
             levels: config.levels,
             streak: 0,
             had_update: false,
-            iterations_on_level: 0,
             best_fitness: None,
             patience: 0,
             last_solved: 0,
@@ -162,19 +160,17 @@ impl Curriculum {
     /// iteration; a perfect iteration can be one, when it widened margins, MODEL §6–§7) and θ's
     /// batch `fitness`.
     pub fn record(&mut self, config: &TrainConfig, perfect: bool, learned: bool, fitness: f64) -> Progress {
-        if learned {
-            self.iterations_on_level += 1;
-            self.had_update = true;
-        }
-        let better = match config.restart {
+        self.had_update |= learned;
+        let new_best = self.best_fitness.is_none_or(|best| fitness > best);
+        let progress = match config.restart {
             RestartTrigger::Level => false,
-            RestartTrigger::Stagnation => self.best_fitness.is_none_or(|best| fitness > best),
-            RestartTrigger::StagnationOrEqual => self.best_fitness.is_none_or(|best| fitness >= best),
+            RestartTrigger::Stagnation => new_best,
+            RestartTrigger::StagnationOrEqual => new_best || self.best_fitness == Some(fitness),
         };
-        if self.best_fitness.is_none_or(|best| fitness > best) {
+        if new_best {
             self.best_fitness = Some(fitness);
         }
-        if better {
+        if progress {
             self.patience = 0;
         } else if learned || config.restart_counts == Count::All {
             self.patience += 1;
@@ -196,7 +192,6 @@ impl Curriculum {
         self.level += 1;
         self.streak = 0;
         self.had_update = false;
-        self.iterations_on_level = 0;
         self.best_fitness = None;
         self.patience = 0;
         Progress::Solved(solved)
@@ -276,7 +271,7 @@ mod tests {
         let mut cur = Curriculum::new(&c);
         cur.record(&c, true, false, 0.5);
         assert_eq!(cur.record(&c, true, true, 0.5), Progress::Continue);
-        assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (2, true, 1));
+        assert_eq!((cur.streak, cur.had_update, cur.patience), (2, true, 1));
         assert_eq!(cur.needed(&c), 5);
         for _ in 0..2 {
             assert_eq!(cur.record(&c, true, false, 0.5), Progress::Continue);
@@ -285,7 +280,7 @@ mod tests {
         // A mistake that did not count as learning resets the streak only.
         cur.record(&c, true, false, 0.5);
         assert_eq!(cur.record(&c, false, false, 0.5), Progress::Continue);
-        assert_eq!((cur.streak, cur.had_update, cur.iterations_on_level), (0, false, 0));
+        assert_eq!((cur.streak, cur.had_update, cur.patience), (0, false, 0));
     }
 
     #[test]
@@ -357,6 +352,19 @@ mod tests {
             cur.record(&c, false, true, 0.4);
         }
         assert!(cur.should_restart(&c));
+    }
+
+    /// A checkpoint written before the restart triggers keeps its count as the patience.
+    #[test]
+    fn an_older_checkpoints_count_is_the_patience() {
+        let c = small();
+        let mut v = serde_json::to_value(Curriculum::new(&c)).unwrap();
+        let m = v.as_object_mut().unwrap();
+        m.remove("patience");
+        m.remove("best_fitness");
+        m.insert("iterations_on_level".into(), 7.into());
+        let cur: Curriculum = serde_json::from_value(v).unwrap();
+        assert_eq!((cur.patience, cur.best_fitness), (7, None));
     }
 
     #[test]
