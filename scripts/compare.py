@@ -8,6 +8,8 @@ sort also gets the paper's count ("20 samples for sort levels 500 and 1000 due t
 scaling"): perfect on the first 20 of our 50 samples at 500 and 1000, after a slash."""
 import json, os, sys
 
+import rules_table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The paper's perfect runs of 15 per task: its NHC share at level 1000 (one share for 100, 500
 # and 1000), from Table 1 as committed.
@@ -18,19 +20,8 @@ TEST_LEVELS = ("100", "500", "1000")
 
 
 def runs_of(source):
-    if source.endswith(".jsonl"):
-        for line in open(source):
-            if line.strip():
-                r = json.loads(line)
-                yield r["summary"], r["eval"]
-        return
-    for name in sorted(os.listdir(source)):
-        d = os.path.join(source, name)
-        try:
-            summary = json.load(open(os.path.join(d, "summary.json")))
-            evals = json.load(open(os.path.join(d, "eval.json")))
-        except (OSError, ValueError):
-            continue
+    """The runs of `source` that have every test level (rules_table.runs_of reads them)."""
+    for summary, evals in rules_table.runs_of(source):
         if all(level in evals for level in TEST_LEVELS):
             yield summary, evals
 
