@@ -198,7 +198,7 @@ fn model_files_are_checked() {
     let theta = vec![0.01; Layout::new(&config).len()];
     let good = dir.path().join("copy.json");
     let model = LearnedModel { variant: Variant::Nhc, params: Params::new(config, theta).unwrap() };
-    ModelFile::new(task.algorithm(), task.domain(), &model, None).save(&good).unwrap();
+    ModelFile::new(task, &model, None).save(&good).unwrap();
     let good = good.to_str().unwrap();
 
     let v = ok_json(&["eval", "--task", "copy", "--model", good, "--level", "3", "--samples", "4", "--json"]);

@@ -323,7 +323,7 @@ impl Model {
         let nhc_tasks::Model::Learned(m) = &self.model else {
             return Err(value_error("the scripted solution has no model file"));
         };
-        ModelFile::new(self.task.algorithm(), self.task.domain(), m, self.meta.clone())
+        ModelFile::new(self.task, m, self.meta.clone())
             .save(&path)
             .map_err(model_error)
     }

@@ -65,6 +65,10 @@ pub trait AnyTask: Sync {
     }
     /// The algorithm's scripted solution.
     fn scripted(&self) -> Box<dyn Policy + Send>;
+    /// Whether the algorithm has a scripted solution.
+    fn has_script(&self) -> bool;
+    /// A digest of a declared algorithm's declaration ([`Task::digest`]).
+    fn digest(&self) -> Option<String>;
     /// Checks that `level` is one this task accepts (1 ..= its highest level).
     fn check_level(&self, level: usize) -> Result<(), TaskError>;
     /// The highest level this task accepts (a small world may have fewer distinct problems).
@@ -283,6 +287,12 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn scripted(&self) -> Box<dyn Policy + Send> {
         self.0.scripted()
+    }
+    fn has_script(&self) -> bool {
+        self.0.has_script()
+    }
+    fn digest(&self) -> Option<String> {
+        self.0.digest()
     }
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
         Box::new(Batch::new(&self.0, keys))

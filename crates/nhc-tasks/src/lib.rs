@@ -18,6 +18,7 @@ pub mod any_task;
 pub mod arithmetic;
 pub mod boolean;
 pub mod copy_family;
+pub mod declared;
 pub mod episode;
 pub mod evaluate;
 pub mod fields;
@@ -27,6 +28,7 @@ pub mod search_plan;
 pub mod sort;
 pub mod sort_domains;
 pub mod trace;
+pub mod words;
 
 use nhc_model::{Config, DataModules, Policy, Trace, Variant};
 use rand::SeedableRng;
@@ -35,6 +37,7 @@ use std::fmt::Debug;
 use thiserror::Error;
 
 pub use any_task::AnyTask;
+pub use declared::{Declared, Own, Stop, Stream};
 pub use episode::{Episode, EpisodeShape};
 pub use evaluate::{EvalReport, Prepared, SampleResult, Scored};
 pub use fields::FieldShape;
@@ -119,6 +122,15 @@ pub trait Task: Send + Sync + 'static {
     fn answer(&self, modules: &Self::Modules) -> Self::Answer;
     /// The algorithm's scripted solution (for the full NHC's config).
     fn scripted(&self) -> Box<dyn Policy + Send>;
+    /// Whether [`Task::scripted`] is a solution (a declared algorithm may have none).
+    fn has_script(&self) -> bool {
+        true
+    }
+    /// A digest of a declared algorithm's declaration, recorded in its model files; `None` for
+    /// the built-in algorithms.
+    fn digest(&self) -> Option<String> {
+        None
+    }
     /// A user's input (JSON) as a sample.
     fn parse_input(&self, input: &Value) -> Result<Self::Sample, InputError>;
     /// A sample as JSON, in the form [`Task::parse_input`] takes (so `parse_input(sample_json(s))`

@@ -42,6 +42,9 @@ pub struct ModelFile {
     pub config: Config,
     /// θ in the paper's order (see `nhc_model::Layout`).
     pub params: Vec<f32>,
+    /// A digest of a declared algorithm's declaration (absent for the built-in algorithms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// Free-form provenance (seed, iterations, command), ignored when loading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Value>,
@@ -66,21 +69,23 @@ pub enum ModelError {
     Params { path: PathBuf, source: ParamsError },
     #[error("the scripted solution is written for the full NHC, not {0}")]
     ScriptedVariant(Variant),
+    #[error("algorithm `{0}` has no scripted solution")]
+    NoScript(String),
+    #[error(
+        "{path} holds a model of another declaration of `{algorithm}` (declaration digest {found}, this declaration's {expected})"
+    )]
+    DeclarationMismatch { path: PathBuf, algorithm: String, expected: String, found: String },
 }
 
 impl ModelFile {
-    /// The file of a learned model of `algorithm`, trained on `domain`.
-    pub fn new(
-        algorithm: &Algorithm,
-        domain: &str,
-        model: &LearnedModel,
-        meta: Option<serde_json::Value>,
-    ) -> Self {
+    /// The file of a learned model of `task`'s algorithm, trained on `task`'s domain.
+    pub fn new(task: &dyn AnyTask, model: &LearnedModel, meta: Option<serde_json::Value>) -> Self {
         ModelFile {
             format: FORMAT,
-            algorithm: algorithm.name.to_string(),
+            algorithm: task.name().to_string(),
             variant: model.variant,
-            domain: domain.to_string(),
+            domain: task.domain().to_string(),
+            digest: task.digest(),
             config: model.params.config().clone(),
             params: model.params.theta().to_vec(),
             meta,
@@ -98,6 +103,16 @@ impl ModelFile {
                 path: p(),
                 expected: expected.name.into(),
                 found: file.algorithm,
+            });
+        }
+        if let Some(expected) = task.digest()
+            && file.digest.as_deref() != Some(expected.as_str())
+        {
+            return Err(ModelError::DeclarationMismatch {
+                path: p(),
+                algorithm: file.algorithm,
+                expected,
+                found: file.digest.unwrap_or_else(|| "none".to_string()),
             });
         }
         // A model runs with the memory conventions and the Bus feedback it was trained with
@@ -152,6 +167,9 @@ impl Model {
     /// must be the file's (the scripted solution exists only for the full NHC).
     pub fn from_arg(arg: &str, task: &dyn AnyTask, variant: Option<Variant>) -> Result<Model, ModelError> {
         if arg == "scripted" {
+            if !task.has_script() {
+                return Err(ModelError::NoScript(task.name().to_string()));
+            }
             return match variant {
                 None | Some(Variant::Nhc) => Ok(Model::Scripted),
                 Some(v) => Err(ModelError::ScriptedVariant(v)),

@@ -285,7 +285,7 @@ fn drive(
     };
     let meta = model_meta(&trainer);
     let model = LearnedModel { variant: state.variant, params: trainer.params()? };
-    ModelFile::new(task.algorithm(), task.domain(), &model, Some(meta)).save(&dir.join("model.json"))?;
+    ModelFile::new(task, &model, Some(meta)).save(&dir.join("model.json"))?;
     let path = dir.join("summary.json");
     write_file(&path, to_json(&summary, &path, true)?.as_bytes())?;
     Ok(Outcome::Finished { summary: Box::new(summary), model: Box::new(model) })

@@ -23,7 +23,7 @@ fn dnc_is_ha_trains_saves_loads_and_runs() -> Result<(), Box<dyn std::error::Err
     std::fs::create_dir_all(&dir)?;
     let path = dir.join("model.json");
     let learned = LearnedModel { variant: Variant::DncIsHa, params: t.params()? };
-    ModelFile::new(copy.algorithm(), copy.domain(), &learned, None).save(&path)?;
+    ModelFile::new(copy, &learned, None).save(&path)?;
     let text = std::fs::read_to_string(&path)?;
     assert!(text.contains("\"variant\": \"dnc-is-ha\"") && text.contains("\"memory\": \"dnc\""));
 
