@@ -14,7 +14,7 @@ use nhc_io::limits::{LimitError, MAX_STATE_BYTES, read_text};
 use nhc_io::write_atomic;
 use nhc_model::{ParamsError, Variant};
 use nhc_tasks::model::LearnedModel;
-use nhc_tasks::{ModelError, ModelFile, TaskError};
+use nhc_tasks::{AnyTask, ModelError, ModelFile, TaskError};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufWriter, Write};
 use std::ops::ControlFlow;
@@ -88,6 +88,12 @@ pub trait Observer {
     /// `ControlFlow::Break(())` stops the run cleanly: a checkpoint is written and the run
     /// returns [`Outcome::Stopped`].
     fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()>;
+    /// Called after each iteration, before its line is written: `true` discards the iteration
+    /// (e.g. a declared algorithm's Python function failed during it) and stops the run at its
+    /// last checkpoint, which is left as it was ([`Outcome::Stopped`] with that iteration).
+    fn discard(&mut self) -> bool {
+        false
+    }
 }
 
 /// An observer that watches nothing and never stops the run.
@@ -126,12 +132,31 @@ pub fn resume(dir: &Path, observer: &mut dyn Observer) -> Result<Outcome, RunDir
     resume_with(dir, observer, &|t| t)
 }
 
+/// [`resume`] for a task that is not in the registry (a declared algorithm): the checkpoint must
+/// be of `task` (name and declaration digest).
+pub fn resume_on(
+    dir: &Path,
+    task: &'static dyn AnyTask,
+    observer: &mut dyn Observer,
+) -> Result<Outcome, RunDirError> {
+    resume_from(dir, observer, &|t| t, Some(task))
+}
+
 /// [`resume`], with the trainer made from the checkpoint passed through `prepare` first (e.g.
 /// [`Trainer::with_peers`]).
 pub fn resume_with(
     dir: &Path,
     observer: &mut dyn Observer,
     prepare: &dyn Fn(Trainer) -> Trainer,
+) -> Result<Outcome, RunDirError> {
+    resume_from(dir, observer, prepare, None)
+}
+
+fn resume_from(
+    dir: &Path,
+    observer: &mut dyn Observer,
+    prepare: &dyn Fn(Trainer) -> Trainer,
+    task: Option<&'static dyn AnyTask>,
 ) -> Result<Outcome, RunDirError> {
     let path = dir.join("checkpoint.json");
     if !path.exists() {
@@ -140,7 +165,10 @@ pub fn resume_with(
     let _lock = lock(dir)?;
     let cp = read_checkpoint(&path)?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
-    let task = nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?;
+    let task = match task {
+        Some(task) => task,
+        None => nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?,
+    };
     let trainer =
         Trainer::from_state(task, cp.state).map_err(|source| RunDirError::Resume { path, source })?;
     drive(prepare(trainer), dir, cp.seconds, observer)
@@ -238,7 +266,7 @@ fn drive(
     let start = Instant::now();
     let elapsed = |start: &Instant| seconds_before + start.elapsed().as_secs_f64();
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
-    let mut last_save = Instant::now();
+    let (mut last_save, mut saved) = (Instant::now(), trainer.state().iteration);
 
     observer.started(&trainer);
     let outcome = loop {
@@ -246,6 +274,9 @@ fn drive(
             break outcome;
         }
         let line = MetricsLine { log: trainer.step()?, wall_seconds: elapsed(&start) };
+        if observer.discard() {
+            return Ok(Outcome::Stopped { iteration: saved });
+        }
         let text = to_json(&line, &metrics, false)?;
         writeln!(log, "{text}").map_err(|source| RunDirError::Write { path: metrics.clone(), source })?;
         let iteration = line.log.iteration;
@@ -257,7 +288,7 @@ fn drive(
             && last_save.elapsed().as_secs_f64() >= CHECKPOINT_SECONDS
         {
             save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;
-            last_save = Instant::now();
+            (last_save, saved) = (Instant::now(), iteration);
         }
     };
     save_checkpoint(&trainer, dir, elapsed(&start), &mut log)?;

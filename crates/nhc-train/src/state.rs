@@ -18,6 +18,10 @@ pub struct TrainState {
     pub task: String,
     /// The domain trained on.
     pub domain: String,
+    /// A declared algorithm's declaration digest ([`nhc_tasks::Task::digest`]); absent for the
+    /// built-in algorithms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// The model variant.
     pub variant: Variant,
     pub config: ValidConfig,

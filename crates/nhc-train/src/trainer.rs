@@ -38,6 +38,10 @@ pub enum TrainError {
     Model(#[from] ParamsError),
     #[error("checkpoint is for task `{found}`, not `{expected}`")]
     TaskMismatch { expected: &'static str, found: String },
+    #[error(
+        "checkpoint is for another declaration of `{task}` (declaration digest {found}, this declaration's {expected})"
+    )]
+    DeclarationMismatch { task: &'static str, expected: String, found: String },
     #[error("checkpoint θ has {found} numbers but task `{task}` as {variant} needs {expected}")]
     ThetaLength { task: &'static str, variant: Variant, expected: usize, found: usize },
     #[error("checkpoint θ: {0}")]
@@ -98,6 +102,7 @@ impl Trainer {
         let state = TrainState {
             task: task.name().to_string(),
             domain: task.domain().to_string(),
+            digest: task.digest(),
             variant,
             curriculum: Curriculum::new(&config),
             config,
@@ -120,6 +125,14 @@ impl Trainer {
     pub fn from_state(task: &'static dyn AnyTask, state: TrainState) -> Result<Self, TrainError> {
         if state.task != task.name() {
             return Err(TrainError::TaskMismatch { expected: task.name(), found: state.task });
+        }
+        if state.digest != task.digest() {
+            let show = |d: Option<String>| d.unwrap_or_else(|| "none".to_string());
+            return Err(TrainError::DeclarationMismatch {
+                task: task.name(),
+                expected: show(task.digest()),
+                found: show(state.digest),
+            });
         }
         let model = model_config(task, state.variant, &state.config);
         model.check().map_err(ParamsError::from)?;

@@ -7,7 +7,9 @@ use nhc_model::{Trace, Variant};
 use nhc_tasks::any_task::Entry;
 use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{Algorithm, AnyTask, Declared, Model, Own, SampleRng, Stop, Stream, find};
-use nhc_train::{TrainConfig, Trainer};
+use nhc_train::run_dir::{self, Outcome, Silent};
+use nhc_train::{MetricsLine, Observer, TrainConfig, Trainer};
+use std::ops::ControlFlow;
 use rand::RngExt;
 
 /// copy: output the ℓ presented 6-bit objects in order, then `M`.
@@ -148,5 +150,91 @@ fn declared_sort_trains_to_the_built_in_theta() -> Result<(), Box<dyn std::error
     for level in [3, 12] {
         same_evaluation(built_in, own, &model, level);
     }
+    Ok(())
+}
+
+/// copy under a declaration digest.
+#[derive(Debug, Clone, Copy)]
+struct Digested(&'static str);
+
+impl Declared for Digested {
+    type Word = u8;
+    type Sample = Vec<u8>;
+    fn algorithm(&self) -> &'static Algorithm {
+        &COPY
+    }
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<u8> {
+        MyCopy.sample(level, rng)
+    }
+    fn input(&self, s: &Vec<u8>) -> Stream<u8> {
+        MyCopy.input(s)
+    }
+    fn program(&self, s: &Vec<u8>) -> Trace<u8> {
+        MyCopy.program(s)
+    }
+    fn reference(&self, s: &Vec<u8>) -> Vec<u8> {
+        s.clone()
+    }
+    fn digest(&self) -> Option<String> {
+        Some(self.0.to_string())
+    }
+}
+
+/// Stops after iteration `stop`, or discards iteration `discard` (as when a declared function
+/// failed during it).
+struct Watch {
+    stop: u64,
+    discard: u64,
+    iteration: u64,
+}
+
+impl Observer for Watch {
+    fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
+        self.iteration = line.log.iteration;
+        if self.iteration >= self.stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+    fn discard(&mut self) -> bool {
+        self.iteration += 1;
+        self.iteration >= self.discard
+    }
+}
+
+#[test]
+fn a_declared_run_resumes_on_its_own_declaration_only() -> Result<(), Box<dyn std::error::Error>> {
+    let a: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("a")))));
+    let b: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("b")))));
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("run");
+    let config = TrainConfig { max_iterations: 30, ..TrainConfig::default() }.validate()?;
+    let mut watch = Watch { stop: 5, discard: u64::MAX, iteration: 0 };
+    let outcome = run_dir::start(Trainer::new(a, Variant::Nhc, config, 1)?, &dir, &mut watch)?;
+    assert!(matches!(outcome, Outcome::Stopped { iteration: 5 }), "{outcome:?}");
+
+    // Another declaration of the same name is refused, naming both digests.
+    let refused = run_dir::resume_on(&dir, b, &mut Silent).err().ok_or("resumed on another declaration")?;
+    let source = std::error::Error::source(&refused).map(|e| e.to_string()).unwrap_or_default();
+    let text = format!("{refused}: {source}");
+    assert!(text.contains("digest a") && text.contains("declaration's b"), "{text}");
+    let outcome = run_dir::resume_on(&dir, a, &mut Watch { stop: 9, discard: u64::MAX, iteration: 0 })?;
+    assert!(matches!(outcome, Outcome::Stopped { iteration: 9 }), "{outcome:?}");
+
+    // A discarded iteration leaves the checkpoint as it was.
+    let outcome = run_dir::resume_on(&dir, a, &mut Watch { stop: u64::MAX, discard: 12, iteration: 9 })?;
+    assert!(matches!(outcome, Outcome::Stopped { iteration: 9 }), "{outcome:?}");
+    assert_eq!(run_dir::load_checkpoint(&dir)?.state.iteration, 9);
+
+    // A model file records the digest; loading it for another declaration is refused.
+    let Outcome::Finished { model, .. } = run_dir::resume_on(&dir, a, &mut Silent)? else {
+        return Err("the resumed run must finish".into());
+    };
+    let path = dir.join("model.json");
+    let file = std::fs::read_to_string(&path)?;
+    assert!(file.contains("\"digest\": \"a\""), "{file}");
+    let arg = path.to_str().ok_or("path")?;
+    assert_eq!(Model::from_arg(arg, a, None)?, Model::Learned(model));
+    let refused = Model::from_arg(arg, b, None).err().ok_or("loaded for another declaration")?;
+    assert!(refused.to_string().contains("digest a, this declaration's b"), "{refused}");
+    // A declared algorithm without a script has no scripted model.
+    assert!(Model::from_arg("scripted", a, None).is_err());
     Ok(())
 }
