@@ -145,6 +145,12 @@ pub trait Declared: Clone + Send + Sync + 'static {
         let _ = (op, feedback);
         reads[0].clone()
     }
+    /// Whether the output operation's `d_out` joins the answer at every step, not only in the
+    /// output phase (an algorithm that answers while its input is presented, e.g. one that
+    /// names each closing bracket's partner). The stop operation counts in the output phase only.
+    fn answers_while_presented(&self) -> bool {
+        false
+    }
     /// Why a user's sample cannot be run (e.g. an empty list), if it cannot.
     fn check(&self, sample: &Self::Sample) -> Result<(), InputError> {
         let _ = sample;
@@ -251,13 +257,12 @@ impl<D: Declared> DataModules for StreamModules<D> {
 
     fn alu(&mut self, reads: &[D::Word], op: usize, feedback: &mut [f32]) -> D::Word {
         let out = self.decl.alu(op, reads, feedback);
-        if self.output_phase() {
-            if op == self.stream.output {
-                self.outputs.push(out.clone());
-            }
-            if op == self.stream.stop.op {
-                self.stops += 1;
-            }
+        let output_phase = self.output_phase();
+        if op == self.stream.output && (output_phase || self.decl.answers_while_presented()) {
+            self.outputs.push(out.clone());
+        }
+        if op == self.stream.stop.op && output_phase {
+            self.stops += 1;
         }
         out
     }
