@@ -3,20 +3,31 @@
 use anyhow::Result;
 use nhc_model::{Params, Variant, theta_len};
 use nhc_tasks::any_task::AnyTask;
-use nhc_tasks::{Model, find};
+use nhc_tasks::{Model, TaskError, find};
 use nhc_train::{Trainer, ValidConfig};
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
+
+/// What bare `nhc bench` measures: one task per algorithm family, a short run.
+pub const SHORT: &[&str] = &["copy", "sort", "addition", "arithmetic", "search"];
+
+/// The tasks `--tasks` names: none, the short set ([`SHORT`]); `all`, the tasks `all` gives.
+fn chosen(
+    tasks: &[String],
+    all: impl FnOnce() -> Result<Vec<&'static dyn AnyTask>, TaskError>,
+) -> Result<Vec<&'static dyn AnyTask>> {
+    Ok(match tasks {
+        [] => SHORT.iter().map(|t| find(t)).collect::<Result<_, _>>()?,
+        [one] if one == "all" => all()?,
+        names => names.iter().map(|t| find(t)).collect::<Result<_, _>>()?,
+    })
+}
 
 /// Steps per second of the learned path (random θ), the DNC+is+ha path (random θ) and the
 /// scripted path, one level-`level` sample each, fastest of `repeat`.
 pub fn bench(tasks: &[String], level: usize, repeat: usize) -> Result<()> {
     nhc_io::limits::at_most("--repeat", repeat as u64, 1_000)?;
-    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
-        nhc_tasks::registry::all().to_vec()
-    } else {
-        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
-    };
+    let tasks = chosen(tasks, || Ok(nhc_tasks::registry::all().to_vec()))?;
     crate::emit("| task | path | level | steps | seconds | steps/s | ns/step |\n")?;
     crate::emit("|---|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {
@@ -65,11 +76,7 @@ fn label(task: &dyn AnyTask) -> String {
 /// each; prints iterations and model steps per second over all levels.
 pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
     nhc_io::limits::at_most("--iterations", iterations, 1_000_000)?;
-    let tasks: Vec<&dyn AnyTask> = if tasks.is_empty() {
-        nhc_tasks::names().into_iter().map(find).collect::<Result<_, _>>()?
-    } else {
-        tasks.iter().map(|t| find(t)).collect::<Result<_, _>>()?
-    };
+    let tasks = chosen(tasks, || nhc_tasks::names().into_iter().map(find).collect())?;
     crate::emit("| task | iterations | seconds | iterations/s | steps | steps/s |\n")?;
     crate::emit("|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {

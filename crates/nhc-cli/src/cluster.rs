@@ -245,11 +245,16 @@ pub fn follow(mut trainer: Trainer) -> Result<()> {
     Ok(())
 }
 
-/// In a job of several ranks, an error or an early stop of one rank ends the job (the others
-/// would wait for it forever); alone, `result` is returned.
+/// In a job of several ranks, an error or an early stop of one rank (Ctrl-C included) ends the
+/// job (the others would wait for it forever); alone, `result` is returned.
 pub fn end(result: Result<()>) -> Result<()> {
     #[cfg(feature = "mpi")]
     if let (Err(e), (rank, 2..)) = (&result, place()) {
+        // Stopped by Ctrl-C: the leader's checkpoint is written, the message says how to resume.
+        if let Some(stopped) = e.downcast_ref::<crate::interrupt::Interrupted>() {
+            eprintln!("{stopped}");
+            ranks::abort(crate::interrupt::EXIT_INTERRUPTED);
+        }
         eprintln!("error (rank {rank}): {e:#}");
         ranks::abort(1);
     }

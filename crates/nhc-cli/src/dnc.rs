@@ -31,8 +31,8 @@ pub enum DncCommand {
         /// The run directory.
         #[arg(long)]
         run: PathBuf,
-        #[arg(long)]
-        level: usize,
+        #[arg(long, allow_negative_numbers = true)]
+        level: i128,
         #[arg(long, default_value_t = 50)]
         samples: usize,
         #[arg(long, default_value_t = 0)]
@@ -57,8 +57,8 @@ pub enum DncCommand {
         #[arg(long)]
         jobs: Option<usize>,
         /// Test levels, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "10,100")]
-        levels: Vec<usize>,
+        #[arg(long, value_delimiter = ',', default_value = "10,100", allow_hyphen_values = true)]
+        levels: Vec<i128>,
         #[arg(long, default_value_t = 50)]
         samples: usize,
     },
@@ -109,7 +109,7 @@ mod with_candle {
             DncCommand::Eval { run, level, samples, seed, json } => {
                 limits::at_most("--samples", samples as u64, limits::MAX_SAMPLES as u64)?;
                 let (_, bound) = load(&run)?;
-                let r = nhc_dnc::eval::evaluate(&bound, level, samples, seed)?;
+                let r = nhc_dnc::eval::evaluate(&bound, crate::level(level)?, samples, seed)?;
                 if json {
                     return crate::emit(&format!("{}\n", serde_json::to_string(&r)?));
                 }
@@ -138,7 +138,7 @@ mod with_candle {
                     iterations,
                     out: out.clone(),
                     jobs,
-                    levels,
+                    levels: levels.into_iter().map(crate::level).collect::<Result<_>>()?,
                     samples,
                     eval_seed: nhc_train::sweep::EVAL_SEED,
                 };

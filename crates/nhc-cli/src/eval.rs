@@ -41,7 +41,7 @@ pub fn eval(args: &ModelArgs, level: usize, samples: usize, seed: u64, json: boo
 }
 
 /// `s` as one shell word: unchanged when it is plain, else in single quotes.
-fn shell_word(s: &str) -> String {
+pub(crate) fn shell_word(s: &str) -> String {
     let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:=,@".contains(c));
     if plain { s.to_string() } else { format!("'{}'", s.replace('\'', r"'\''")) }
 }

@@ -16,6 +16,7 @@ mod data_modules;
 mod dnc;
 mod dnc_report;
 mod eval;
+mod interrupt;
 mod plots;
 mod report;
 mod run;
@@ -44,13 +45,25 @@ struct Cli {
 /// Exit codes, as `nhc --help` prints them.
 const EXIT_CODES: &str = "Exit codes: 0 success; 1 error (bad input, a file that cannot be read \
 or written, a run that does not fit the memory limit, ...); 2 bad command-line arguments; 3 `nhc \
-run`: the model's answer differs from the reference answer (the answer is still printed); 141 \
-the reader of the output went away (broken pipe).";
+run`: the model's answer differs from the reference answer (the answer is still printed); 130 \
+stopped by Ctrl-C (`nhc train`, `nhc sweep`: resumable, the message says how); 141 the reader \
+of the output went away (broken pipe).";
 
 /// Exit code of `nhc run` when the model's answer is not the reference answer.
 pub const EXIT_WRONG_ANSWER: i32 = 3;
 /// Exit code when stdout is closed early (128 + SIGPIPE, as a shell reports a killed writer).
 pub const EXIT_BROKEN_PIPE: i32 = 141;
+
+/// A level as typed (`--level`, `--levels`): an integer, negative ones included, so that every
+/// level below 1 gets the message level 0 gets ([`nhc_tasks::TaskError::Level`]) where the
+/// argument parser would call `-3` an unexpected argument. Level 0 and levels beyond a task's
+/// largest are refused by the task.
+fn level(typed: i128) -> Result<usize> {
+    if typed < 0 {
+        bail!("level must be at least 1, got {typed}");
+    }
+    Ok(usize::try_from(typed).unwrap_or(usize::MAX))
+}
 
 fn parse_memory(s: &str) -> Result<u64, String> {
     nhc_io::limits::parse_memory(s).map_err(|e| e.to_string())
@@ -127,8 +140,8 @@ enum Command {
     Eval {
         #[command(flatten)]
         model: ModelArgs,
-        #[arg(long)]
-        level: usize,
+        #[arg(long, allow_negative_numbers = true)]
+        level: i128,
         #[command(flatten)]
         draw: Draw,
         /// Print one JSON object.
@@ -153,8 +166,13 @@ enum Command {
         #[command(flatten)]
         model: ModelArgs,
         /// Trace a random sample of this level...
-        #[arg(long, conflicts_with_all = ["input", "start"], required_unless_present_any = ["input", "start"])]
-        level: Option<usize>,
+        #[arg(
+            long,
+            allow_negative_numbers = true,
+            conflicts_with_all = ["input", "start"],
+            required_unless_present_any = ["input", "start"]
+        )]
+        level: Option<i128>,
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Which sample of that level and seed: the same index as in `nhc eval`'s `failed` list.
@@ -177,7 +195,9 @@ enum Command {
         #[arg(long, alias = "svg")]
         figure: Option<PathBuf>,
     },
-    /// Train a task's algorithmic modules from scratch with NES on the curriculum.
+    /// Train a task's algorithmic modules from scratch with NES on the curriculum. Ctrl-C stops
+    /// the run after its current iteration, at a checkpoint, and prints the command that resumes
+    /// it (`--resume DIR`).
     Train {
         /// The task: search, plan, search+, plan+, addition, sort, arithmetic, copy, repeatCopy,
         /// reverse or duplicated (`nhc tasks` lists them with their domains).
@@ -204,7 +224,8 @@ enum Command {
         quiet: bool,
     },
     /// Train every run of some tasks (seeds 1..=runs, several at a time, resumable) and
-    /// evaluate each at the test levels; writes DIR/sweep.jsonl.
+    /// evaluate each at the test levels; writes DIR/sweep.jsonl. Ctrl-C stops every run at a
+    /// checkpoint; the same command again resumes the sweep.
     Sweep {
         /// Task names, comma-separated, or `all`.
         #[arg(long, value_delimiter = ',', required = true)]
@@ -219,8 +240,8 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
         /// Test levels, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "10,100,500,1000")]
-        levels: Vec<usize>,
+        #[arg(long, value_delimiter = ',', default_value = "10,100,500,1000", allow_hyphen_values = true)]
+        levels: Vec<i128>,
         /// Samples per test level.
         #[arg(long, default_value_t = 50)]
         samples: usize,
@@ -264,14 +285,19 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Measure model steps per second (learned modules on random θ, and the scripted solution),
-    /// or with `--train` training iterations per second.
+    /// Measure model steps per second on one sample per task and path (the learned modules and
+    /// DNC+is+ha, each on a random θ, and the scripted solution), or with `--train` training
+    /// iterations per second. Bare `nhc bench` is a short run, one task per algorithm family (a
+    /// few seconds); `--tasks all` measures every task (minutes).
     Bench {
-        /// Tasks to measure (default: all).
+        /// Tasks to measure, comma-separated, or `all` (every task and domain; with `--train`, the
+        /// paper's eleven tasks). Default: one task per algorithm family, copy, sort, addition,
+        /// arithmetic and search.
         #[arg(long, value_delimiter = ',')]
         tasks: Vec<String>,
-        #[arg(long, default_value_t = 1000)]
-        level: usize,
+        /// The level of the sample measured.
+        #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
+        level: i128,
         /// Repetitions per measurement; the fastest is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
@@ -298,6 +324,11 @@ fn main() {
         // An MPI job's environment, finalized at the end of this block (before any exit).
         let _mpi = cluster::start();
         real_main().err().map(|e| {
+            // A run stopped by Ctrl-C is no error: its message says how to resume.
+            if let Some(stopped) = e.downcast_ref::<interrupt::Interrupted>() {
+                eprintln!("{stopped}");
+                return interrupt::EXIT_INTERRUPTED;
+            }
             // Print the chain of causes, skipping those a message already quotes.
             let mut text = e.to_string();
             for cause in e.chain().skip(1) {
@@ -307,10 +338,11 @@ fn main() {
                 }
             }
             eprintln!("error: {text}");
+            1
         })
     };
-    if failed.is_some() {
-        std::process::exit(1);
+    if let Some(code) = failed {
+        std::process::exit(code);
     }
 }
 
@@ -320,12 +352,12 @@ fn real_main() -> Result<()> {
         nhc_io::limits::set_memory_limit(bytes);
     }
     match cli.command {
-        Command::Eval { model, level, draw, json } => {
-            eval::eval(&model, level, draw.samples, draw.seed, json)
+        Command::Eval { model, level: typed, draw, json } => {
+            eval::eval(&model, level(typed)?, draw.samples, draw.seed, json)
         }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
-        Command::Trace { model, level, seed, index, input, maps, json, words, figure } => {
-            let source = trace::Source { level, seed, index, input, maps };
+        Command::Trace { model, level: typed, seed, index, input, maps, json, words, figure } => {
+            let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, figure })
         }
         Command::Train { task, variant, seed, out, config, max_iterations, resume, quiet } => match resume {
@@ -346,6 +378,7 @@ fn real_main() -> Result<()> {
             let config = train::config_or_default(config.as_deref())?.validate()?;
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let eval_seed = nhc_train::sweep::EVAL_SEED;
+            let levels = levels.into_iter().map(level).collect::<Result<_>>()?;
             sweep::run(nhc_train::SweepSpec {
                 tasks,
                 variant,
@@ -376,7 +409,9 @@ fn real_main() -> Result<()> {
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
         Command::Report { .. } => bail!("give --out FILE to compare several sweeps"),
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
-        Command::Bench { tasks, level, repeat, .. } => bench::bench(&tasks, level, repeat.max(1)),
+        Command::Bench { tasks, level: typed, repeat, .. } => {
+            bench::bench(&tasks, level(typed)?, repeat.max(1))
+        }
         Command::Dnc(command) => dnc::run(command),
         Command::DataModules(command) => data_modules::run(command),
     }

@@ -1,13 +1,15 @@
 //! `nhc sweep`: the sweep of [`nhc_train::sweep`] (every run of some tasks, several at a time,
 //! each evaluated at the test levels, MODEL §8; resumable) under the command's flags. It prints
 //! the summary of each run trained here, shows the runs done on a progress bar (on a terminal),
-//! and ends with the number of runs and the path of `DIR/sweep.jsonl`.
+//! and ends with the number of runs and the path of `DIR/sweep.jsonl`. Ctrl-C stops every run at
+//! a checkpoint and prints the command that resumes the sweep (the same one).
 
+use crate::interrupt::{self, Interrupted};
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use nhc_io::limits;
-use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SweepLine, SweepObserver, SweepSpec};
-use nhc_train::{RunOutcome, RunSummary};
+use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SweepError, SweepLine, SweepObserver, SweepSpec};
+use nhc_train::{MetricsLine, RunOutcome, RunSummary};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
@@ -27,16 +29,30 @@ pub fn run(spec: SweepSpec) -> Result<()> {
     if s.levels.is_empty() {
         bail!("give at least one test level");
     }
+    let again = std::env::args().skip(1).map(|a| crate::eval::shell_word(&a)).collect::<Vec<_>>().join(" ");
+    interrupt::catch(format!(
+        "stopped at once: every run resumes from its last checkpoint; run the same command again to resume \
+         the sweep: nhc {again}"
+    ));
     let shown = Shown { bar: ProgressBar::no_length(), error: Mutex::new(None) };
     if !crate::cluster::leads() {
         shown.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let result = crate::cluster::end(crate::cluster::sweep(&spec, &shown).map(|_| ()));
+    let result = match crate::cluster::sweep(&spec, &shown) {
+        Err(e) if interrupt::requested() && matches!(e.downcast_ref(), Some(SweepError::Stopped)) => {
+            Err(Interrupted(format!(
+                "stopped: every run is saved at its last checkpoint; run the same command again to resume \
+                 the sweep: nhc {again}"
+            ))
+            .into())
+        }
+        r => r.map(|_| ()),
+    };
     shown.bar.finish_and_clear();
     if let Some(e) = shown.error.into_inner().ok().flatten() {
         return Err(e);
     }
-    result?;
+    crate::cluster::end(result)?;
     if !crate::cluster::leads() {
         return Ok(());
     }
@@ -62,6 +78,11 @@ impl SweepObserver for Shown {
         );
     }
 
+    /// Ctrl-C stops every run after its current iteration, at a checkpoint.
+    fn iteration(&self, _: &str, _: u64, _: &MetricsLine) -> ControlFlow<()> {
+        if interrupt::requested() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+
     fn trained(&self, summary: &RunSummary) -> ControlFlow<()> {
         let printed = self.bar.suspend(|| -> Result<()> {
             crate::emit(&format!("{}\n", serde_json::to_string(summary)?))?;
@@ -71,6 +92,7 @@ impl SweepObserver for Shown {
             Ok(())
         });
         match printed {
+            Ok(()) if interrupt::requested() => ControlFlow::Break(()),
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 if let Ok(mut slot) = self.error.lock() {
@@ -83,6 +105,6 @@ impl SweepObserver for Shown {
 
     fn finished(&self, _: &SweepLine) -> ControlFlow<()> {
         self.bar.inc(1);
-        ControlFlow::Continue(())
+        if interrupt::requested() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
 }

@@ -1,14 +1,19 @@
 //! `nhc train`: a run of NES on the curriculum with a progress bar, a metrics log, atomic
 //! checkpoints, resumption, and at the end the model file and a summary. The run directory
-//! itself is [`nhc_train::run_dir`]'s; this module adds the progress bar and the output.
+//! itself is [`nhc_train::run_dir`]'s; this module adds the progress bar, the output, and Ctrl-C:
+//! the run stops after its current iteration, at a checkpoint, and the command that resumes it
+//! is printed.
 
 use crate::cluster;
+use crate::interrupt::{self, Interrupted};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
-use nhc_train::{Advance, MetricsLine, RunOutcome, TrainConfig, TrainState, Trainer, ValidConfig};
+use nhc_train::{
+    Advance, IterationLog, MetricsLine, RunOutcome, TrainConfig, TrainState, Trainer, ValidConfig,
+};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -33,20 +38,22 @@ pub fn load_config(path: &Path) -> Result<TrainConfig> {
 
 /// Starts a run in a new (or empty) directory; in an MPI job, on all its ranks ([`cluster`]).
 pub fn start(run: NewRun, quiet: bool) -> Result<()> {
+    interrupt::catch(at_once(&run.out));
     cluster::end((|| {
         let trainer = cluster::join(Trainer::new(run.task, run.variant, run.config, run.seed)?);
         if !cluster::leads() {
             return cluster::follow(trainer);
         }
-        let mut bar = Bar { quiet, bar: None };
+        let mut bar = Bar { quiet, bar: None, levels: 0 };
         let outcome = run_dir::start(trainer, &run.out, &mut bar)?;
-        bar.end(outcome)
+        bar.end(outcome, &run.out)
     })())
 }
 
 /// Continues the run in `dir` from its last checkpoint; in an MPI job, rank 0 reads it and
 /// sends its state to the other ranks.
 pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
+    interrupt::catch(at_once(dir));
     cluster::end((|| {
         if cluster::place().1 > 1 {
             let state = match cluster::leads() {
@@ -59,65 +66,121 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
                 return cluster::follow(cluster::join(Trainer::from_state(task, state)?));
             }
         }
-        let mut bar = Bar { quiet, bar: None };
+        let mut bar = Bar { quiet, bar: None, levels: 0 };
         let outcome = run_dir::resume_with(dir, &mut bar, &cluster::join)?;
-        bar.end(outcome)
+        bar.end(outcome, dir)
     })())
 }
 
-/// The progress bar (hidden with `--quiet`), drawn once the run has started.
+/// The command that resumes the run in `dir`, as the user can type it.
+fn resume_command(dir: &Path) -> String {
+    format!("nhc train --resume {}", crate::eval::shell_word(&dir.to_string_lossy()))
+}
+
+/// What a second Ctrl-C prints: the run ends at once, its last checkpoint still there.
+fn at_once(dir: &Path) -> String {
+    format!("stopped at once: the run resumes from its last checkpoint with: {}", resume_command(dir))
+}
+
+/// The progress bar (hidden with `--quiet`, and when stderr is not a terminal), drawn once the
+/// run has started: it fills as the curriculum's levels are solved (levels 1..=L, then the mixed
+/// level L+1), so a finished run ends full whatever its iteration count.
 struct Bar {
     quiet: bool,
     bar: Option<ProgressBar>,
+    /// The curriculum's ordinary levels (L); the bar has L + 1 cells.
+    levels: usize,
+}
+
+/// The bar's text: the level being trained (of L+1), and the counts of the run so far.
+fn status(level: usize, levels: usize, log: Option<&IterationLog>, state: (u64, u64, u64)) -> String {
+    let (iteration, learning, restarts) = state;
+    let mixed = if level > levels { " (mixed)" } else { "" };
+    let fitness = log.map_or(String::new(), |l| {
+        format!("  fitness {:.4}  perfect streak {}", l.fitness_raw, l.perfect_streak)
+    });
+    format!(
+        "level {level}/{}{mixed}  iteration {iteration}{fitness}  learning iterations {learning}  restarts {restarts}",
+        levels + 1
+    )
 }
 
 impl Observer for Bar {
     fn started(&mut self, trainer: &Trainer) {
-        let bar = ProgressBar::new(trainer.config().max_iterations);
+        let state = trainer.state();
+        let levels = state.curriculum.levels;
+        let bar = ProgressBar::new(levels as u64 + 1);
         if self.quiet {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
         bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {bar:30} {pos} learning iterations (cap {len})  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {bar:30} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         let task = trainer.task();
-        bar.set_prefix(match trainer.state().variant {
+        bar.set_prefix(match state.variant {
             Variant::Nhc => task.name().to_string(),
             v => format!("{} ({v})", task.name()),
         });
-        bar.set_position(trainer.state().learning_iterations);
+        let level = state.curriculum.level;
+        bar.set_position(level.saturating_sub(1) as u64);
+        let counts = (state.iteration, state.learning_iterations, state.restarts);
+        bar.set_message(status(level, levels, None, counts));
         self.bar = Some(bar);
+        self.levels = levels;
     }
 
     fn iteration(&mut self, line: &MetricsLine) -> ControlFlow<()> {
+        if interrupt::requested() {
+            return ControlFlow::Break(());
+        }
         let Some(bar) = &self.bar else { return ControlFlow::Continue(()) };
         let l = &line.log;
-        bar.set_position(l.learning_iterations);
+        // The levels solved after this iteration, and the level the next one trains.
+        let (solved, next) = match l.advance {
+            Advance::Stay => (l.level - 1, l.level),
+            Advance::NextLevel => (l.level, l.level + 1),
+            Advance::Finished => (l.level, l.level),
+            Advance::Restart | Advance::FailedCheck => (0, 1),
+        };
+        bar.set_position(solved as u64);
         if let Some(c) = l.check {
             bar.println(c.to_string());
         }
         if l.iteration.is_multiple_of(10) || l.advance != Advance::Stay {
-            bar.set_message(l.status());
+            let counts = (l.iteration, l.learning_iterations, l.restarts);
+            bar.set_message(status(next, self.levels, Some(l), counts));
         }
         ControlFlow::Continue(())
     }
 }
 
 impl Bar {
-    /// Finishes the bar and prints the summary line (and a note when the cap ended the run).
-    fn end(self, outcome: Outcome) -> Result<()> {
-        // The bar stays where the run ended (a finished run's learning iterations, not the cap),
-        // and what follows starts on a line of its own.
+    /// Finishes the bar (full when the run solved the mixed level; where the run ended when the
+    /// cap or Ctrl-C ended it) and prints the summary line, or how to resume a stopped run.
+    fn end(self, outcome: Outcome, dir: &Path) -> Result<()> {
         if let Some(bar) = &self.bar {
+            if let Outcome::Finished { summary, .. } = &outcome
+                && summary.outcome == RunOutcome::Solved
+            {
+                bar.set_position(self.levels as u64 + 1);
+            }
             bar.abandon();
+            // What follows starts on a line of its own.
             if !bar.is_hidden() {
                 eprintln!();
             }
         }
-        let Outcome::Finished { summary, .. } = outcome else { return Ok(()) };
+        let summary = match outcome {
+            Outcome::Finished { summary, .. } => summary,
+            Outcome::Stopped { iteration } => {
+                return Err(Interrupted(format!(
+                    "stopped: the run is saved at its last checkpoint (iteration {iteration}); resume it with: {}",
+                    resume_command(dir)
+                ))
+                .into());
+            }
+        };
         crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
         if summary.outcome == RunOutcome::Cap {
             eprintln!("note: the run ended at the iteration cap without solving the mixed level");

@@ -143,7 +143,24 @@ fn bad_input_gets_plain_errors() {
     );
     fails_with(
         &["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0,2,0,0,0]]"],
-        "expected 0 or 1",
+        "the 1st object, 3rd element: expected 0 or 1, got 2",
+    );
+    // Positions in input errors count from 1, as ordinals, for every task.
+    fails_with(
+        &["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0,0,0,0,0],[1,0]]"],
+        "the 2nd object must be an array of 6 numbers 0 or 1",
+    );
+    fails_with(
+        &["run", "--task", "sort", "--model", "scripted", "--input", "[3,-1]"],
+        "the 2nd number, -1, is out of the range 0–255",
+    );
+    fails_with(
+        &["run", "--task", "addition", "--model", "scripted", "--input", r#"{"a": "1021", "b": "1"}"#],
+        "`a`, the 3rd character: expected 0 or 1, got `2`",
+    );
+    fails_with(
+        &["run", "--task", "arithmetic", "--model", "scripted", "--input", "4 +"],
+        "the 2nd token is an operator",
     );
     fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[]"], "at least one object");
     fails_with(&["run", "--task", "copy", "--model", "scripted", "--input", "[[1,0"], "not valid JSON");
@@ -656,4 +673,187 @@ fn committed_reports_redraw_from_the_repository() {
         results.join("full_learning_curves.png").exists()
             && results.join("comparison_learning_curves.svg").exists()
     );
+}
+
+/// Sends SIGINT (what Ctrl-C sends) to `child`.
+fn interrupt(child: &std::process::Child) {
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success(), "kill -INT");
+}
+
+/// Waits until `path` exists (at most 60 s).
+fn wait_for(path: &std::path::Path) {
+    let waited = std::time::Instant::now();
+    while !path.exists() && waited.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(path.exists(), "{} was not written", path.display());
+}
+
+/// Ctrl-C stops `nhc train` after the iteration it is in: a checkpoint is written, the command
+/// says, on a line of its own, how to resume, and exits with 130; the resumed run finishes and
+/// logs every iteration once.
+#[test]
+fn ctrl_c_stops_train_at_a_checkpoint_and_says_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out_s = out.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_nhc"))
+        .args(["train", "--task", "copy", "--seed", "2", "--out", out_s])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first checkpoint is written before the first iteration (copy seed 2 takes about 10 000).
+    wait_for(&out.join("checkpoint.json"));
+    interrupt(&child);
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{err}");
+    let resume = format!("nhc train --resume {out_s}");
+    let line =
+        err.lines().find(|l| l.contains(&resume)).unwrap_or_else(|| panic!("no resume command: {err}"));
+    assert!(line.starts_with("stopped: the run is saved at its last checkpoint (iteration "), "{line}");
+    assert!(line.ends_with(&resume), "{line}");
+    assert!(stopped.stdout.is_empty() && !err.contains("error"), "{err}");
+    assert!(!out.join("model.json").exists(), "the run did not finish");
+    let checkpoint: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("checkpoint.json")).unwrap()).unwrap();
+    let at = checkpoint["state"]["iteration"].as_u64().unwrap();
+    assert!(line.contains(&format!("(iteration {at})")), "the checkpoint is at {at}: {line}");
+
+    let summary = ok_json(&["train", "--resume", out_s, "--quiet"]);
+    assert_eq!(summary["outcome"], "solved", "{summary}");
+    let metrics = std::fs::read_to_string(out.join("metrics.jsonl")).unwrap();
+    let logged: Vec<u64> = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["iteration"].as_u64().unwrap())
+        .collect();
+    let n = summary["iterations"].as_u64().unwrap();
+    assert!(n > at, "{n} iterations, stopped at {at}");
+    assert_eq!(logged, (1..=n).collect::<Vec<_>>(), "each iteration logged once");
+}
+
+/// Ctrl-C stops `nhc sweep` with every run at a checkpoint; the message gives the same command
+/// again, which resumes it.
+#[test]
+fn ctrl_c_stops_a_sweep_and_says_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let out_s = out.to_str().unwrap();
+    let args =
+        ["sweep", "--tasks", "copy", "--runs", "1", "--out", out_s, "--levels", "10", "--samples", "2"];
+    let child = Command::new(env!("CARGO_BIN_EXE_nhc"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Copy seed 1 trains for about 28 000 iterations.
+    wait_for(&out.join("copy-1/checkpoint.json"));
+    interrupt(&child);
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("stopped: every run is saved at its last checkpoint"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        line.ends_with(&format!("run the same command again to resume the sweep: nhc {}", args.join(" "))),
+        "{line}"
+    );
+    assert!(!out.join("sweep.jsonl").exists() && !out.join("copy-1/model.json").exists());
+}
+
+/// The progress bar of `nhc train` (on a terminal) fills with the curriculum's levels, so a run
+/// that solves the mixed level ends with it full, however far from the iteration cap.
+#[test]
+fn the_training_bar_ends_full_when_the_run_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("short.toml");
+    std::fs::write(&config, "levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n")
+        .unwrap();
+    let out = dir.path().join("run");
+    let command = format!(
+        "'{}' train --task copy --seed 1 --out '{}' --config '{}'",
+        env!("CARGO_BIN_EXE_nhc"),
+        out.display(),
+        config.display()
+    );
+    // `script` runs the command on a terminal of its own, where the bar is drawn.
+    let Ok(shown) =
+        Command::new("script").args(["-qec", &command, "/dev/null"]).env("TERM", "xterm").output()
+    else {
+        eprintln!("no `script` (util-linux) here: the bar on a terminal is not checked");
+        return;
+    };
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.status.success(), "{text}");
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["outcome"], "solved");
+    // The last frame of the bar: 30 of 30 cells filled, on the mixed level (3 of 2 + 1).
+    let last = text.rsplit("copy [").next().unwrap();
+    assert!(last.contains(&"█".repeat(30)), "{text}");
+    assert!(last.contains("level 3/3 (mixed)"), "{last}");
+    // Without a terminal, no bar.
+    let quiet = dir.path().join("again");
+    let plain = nhc(&[
+        "train",
+        "--task",
+        "copy",
+        "--seed",
+        "1",
+        "--out",
+        quiet.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(plain.status.success());
+    assert!(
+        !String::from_utf8_lossy(&plain.stderr).contains("level"),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+}
+
+/// A negative level gets the message level 0 gets, from every command that takes a level.
+#[test]
+fn negative_levels_are_refused_like_level_0() {
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let (code0, zero) = code(&["eval", "--task", "copy", "--model", copy, "--level", "0"]);
+    assert_eq!((code0, zero.trim()), (Some(1), "error: level must be at least 1, got 0"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let commands: [&[&str]; 6] = [
+        &["eval", "--task", "copy", "--model", copy, "--level", "-3"],
+        &["eval", "--task", "copy", "--model", copy, "--level=-3"],
+        &["trace", "--task", "copy", "--model", copy, "--level", "-3"],
+        &["bench", "--tasks", "copy", "--level", "-3"],
+        &["sweep", "--tasks", "copy", "--runs", "1", "--out", out.to_str().unwrap(), "--levels", "10,-3"],
+        &["sweep", "--tasks", "copy", "--runs", "1", "--out", out.to_str().unwrap(), "--levels", "-3"],
+    ];
+    for args in commands {
+        let (c, err) = code(args);
+        assert_eq!((c, err.trim()), (Some(1), "error: level must be at least 1, got -3"), "{args:?}");
+    }
+    assert!(!out.exists(), "refused before anything is written");
+}
+
+/// Bare `nhc bench` is a short run, one task per algorithm family; `--tasks all` names every task.
+#[test]
+fn bare_bench_is_short() {
+    let start = std::time::Instant::now();
+    let out = nhc(&["bench", "--repeat", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    let tasks: std::collections::BTreeSet<&str> =
+        table.lines().skip(2).filter_map(|l| l.split('|').nth(1)).map(str::trim).collect();
+    let families = ["addition", "arithmetic", "copy", "search", "sort"];
+    assert_eq!(tasks, families.into_iter().collect(), "{table}");
+    assert!(start.elapsed().as_secs() < 60, "bare `nhc bench` took {:?}", start.elapsed());
+    let help = String::from_utf8_lossy(&nhc(&["bench", "--help"]).stdout).to_string();
+    assert!(help.contains("`all`") && help.contains("copy, sort, addition, arithmetic and search"), "{help}");
+    fails_with(&["bench", "--tasks", "all,copy"], "unknown task `all`");
 }

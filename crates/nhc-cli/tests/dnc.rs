@@ -95,6 +95,11 @@ mod with_dnc {
         fails_with(&["dnc", "eval", "--run", out, "--level", "2"], "config.json");
         ok(&["dnc", "train", "--task", "copy", "--out", out, "--iterations", "2", "--quiet"]);
         fails_with(&["dnc", "eval", "--run", out, "--level", "0"], "level must be at least 1");
+        fails_with(&["dnc", "eval", "--run", out, "--level", "-3"], "level must be at least 1, got -3");
+        fails_with(
+            &["dnc", "row", "--tasks", "copy", "--iterations", "1", "--out", out, "--levels", "2,-3"],
+            "level must be at least 1, got -3",
+        );
         let sort = dir.path().join("sort");
         let sort = sort.to_str().unwrap();
         ok(&["dnc", "train", "--task", "sort", "--out", sort, "--iterations", "1", "--quiet"]);

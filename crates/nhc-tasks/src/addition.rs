@@ -13,6 +13,7 @@
 //! flag says "first"), every later one moves both heads one place up (B1, B1). The carry lives in
 //! the ALU feedback; control words are not needed.
 
+use crate::words::ordinal;
 use crate::{Algorithm, InputError, SampleRng, Task, flag};
 use nhc_model::{
     BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
@@ -324,7 +325,10 @@ impl Task for Addition {
                             2 => "0 or 1".to_string(),
                             b => format!("a digit of base {b}"),
                         };
-                        InputError::new(format!("`{key}`, character {i}: expected {valid}, got `{ch}`"))
+                        InputError::new(format!(
+                            "`{key}`, the {} character: expected {valid}, got `{ch}`",
+                            ordinal(i)
+                        ))
                     })
                 })
                 .collect()

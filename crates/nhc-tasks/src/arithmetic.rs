@@ -17,6 +17,7 @@
 //! the operator (F1), the second value (B1) and the top (H1) and frees all three locations; the
 //! allocator then writes the result into the left operand's slot, where head 2 stands (H2).
 
+use crate::words::ordinal;
 use crate::{Algorithm, InputError, SampleRng, Task};
 use nhc_model::{
     BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
@@ -353,13 +354,16 @@ impl<A: Algebra> Task for Arithmetic<A> {
         }
         evaluate(&self.0, &tokens).map_err(|e| match e {
             EvalError::Empty => InputError::new("the expression is empty"),
-            EvalError::MissingOperand(k) => {
-                InputError::new(format!("token {} is an operator with fewer than two operands", k + 1))
-            }
+            EvalError::MissingOperand(k) => InputError::new(format!(
+                "the {} token is an operator with fewer than two operands",
+                ordinal(k)
+            )),
             EvalError::LeftOver(n) => {
                 InputError::new(format!("{n} values are left at the end; an operator is missing"))
             }
-            EvalError::DivisionByZero(k) => InputError::new(format!("token {} divides by zero", k + 1)),
+            EvalError::DivisionByZero(k) => {
+                InputError::new(format!("the {} token divides by zero", ordinal(k)))
+            }
         })?;
         Ok(Expression { tokens })
     }

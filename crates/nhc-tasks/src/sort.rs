@@ -12,6 +12,7 @@
 //! must read past the list. `compare(o1, o2)` true keeps the candidate, so among equal minima the
 //! first in the list is output first.
 
+use crate::words::ordinal;
 use crate::{Algorithm, InputError, SampleRng, Task, flag};
 use nhc_model::{
     BusDecision, Config, DataModules, MemoryDecision, Observation, Policy, ReadMode, Signals, Trace,
@@ -313,12 +314,17 @@ impl SortDomain for Bytes {
         arr.iter()
             .enumerate()
             .map(|(i, x)| match (x.as_u64(), x.as_i64()) {
-                (Some(u), _) => Number::try_from(u)
-                    .map_err(|_| InputError::new(format!("number {i} is {u}, out of the range 0–255"))),
-                (None, Some(neg)) => {
-                    Err(InputError::new(format!("number {i} is {neg}, out of the range 0–255")))
-                }
-                _ => Err(InputError::new(format!("number {i} must be an integer 0–255, got {x}"))),
+                (Some(u), _) => Number::try_from(u).map_err(|_| {
+                    InputError::new(format!("the {} number, {u}, is out of the range 0–255", ordinal(i)))
+                }),
+                (None, Some(neg)) => Err(InputError::new(format!(
+                    "the {} number, {neg}, is out of the range 0–255",
+                    ordinal(i)
+                ))),
+                _ => Err(InputError::new(format!(
+                    "the {} number must be an integer 0–255, got {x}",
+                    ordinal(i)
+                ))),
             })
             .collect()
     }

@@ -9,6 +9,7 @@ pub use smol_str::SmolStr;
 
 use crate::copy_family::decimal::{clip, quote};
 use crate::sort::{Order, SortDomain};
+use crate::words::ordinal;
 use crate::{InputError, SampleRng};
 use num_bigint::BigUint;
 use rand::RngExt;
@@ -53,7 +54,10 @@ impl SortDomain for Decimals {
         items(v, form)?
             .iter()
             .enumerate()
-            .map(|(i, x)| Natural::from_json(x).map_err(|why| InputError::new(format!("number {i}: {why}"))))
+            .map(|(i, x)| {
+                Natural::from_json(x)
+                    .map_err(|why| InputError::new(format!("the {} number: {why}", ordinal(i))))
+            })
             .collect()
     }
     /// Numbers that fit a `u64` as JSON numbers, larger ones as strings of digits.
@@ -123,7 +127,8 @@ impl SortDomain for Strings {
             .map(|(i, x)| match x {
                 Value::String(s) => Ok(SmolStr::new(s)),
                 other => Err(InputError::new(format!(
-                    "string {i}: {} is not a JSON string",
+                    "the {} item, {}, is not a JSON string",
+                    ordinal(i),
                     clip(&other.to_string())
                 ))),
             })

@@ -223,7 +223,7 @@ fn parse_input_refuses_what_the_task_cannot_take() {
     assert!(err(json!("+ 1 2")).contains("fewer than two operands"));
     assert!(err(json!("1 2 + 3")).contains("2 values are left"));
     assert!(err(json!("1 0 /")).contains("divides by zero"));
-    assert!(err(json!("1 1 1 - /")).contains("token 5 divides by zero"));
+    assert!(err(json!("1 1 1 - /")).contains("the 5th token divides by zero"));
     assert!(err(json!("1 x +")).contains("unknown token `x`"));
     assert!(err(json!("1 2 %")).contains("unknown token"));
     assert!(err(json!("1 2 ++")).contains("unknown token"));

@@ -292,8 +292,10 @@ fn parse_input_accepts_lists_of_bytes() {
     assert!(err(json!({"items": [1]})).contains("array"));
     assert!(err(json!("[1, 2]")).contains("array"));
     assert!(err(json!([])).contains("at least one"));
-    assert!(err(json!([1, 256])).contains("number 1 is 256, out of the range"));
+    assert!(err(json!([1, 256])).contains("the 2nd number, 256, is out of the range"));
     assert!(err(json!([-1])).contains("out of the range"));
+    assert!(err(json!([3, -1])).contains("the 2nd number, -1, is out of the range 0–255"));
+    assert!(err(json!([0, 1, 2.5])).contains("the 3rd number must be an integer 0–255, got 2.5"));
     assert!(err(json!([1.5])).contains("integer"));
     assert!(err(json!([2.0])).contains("integer"));
     assert!(err(json!(["7"])).contains("integer"));

@@ -365,22 +365,31 @@ fn bad_input_is_refused_plainly() {
     for name in ["sort", "copy", "reverse", "duplicated"] {
         let what = if name == "sort" { "number" } else { "object" };
         let e = |v: Value| err(name, "decimal", v);
-        assert_eq!(e(json!([1, -3])), format!("{what} 1: -3 is negative"));
+        assert_eq!(e(json!([1, -3])), format!("the 2nd {what}: -3 is negative"));
         assert_eq!(
             e(json!(["12a"])),
-            format!("{what} 0: \"12a\" holds a character other than the digits 0–9")
+            format!("the 1st {what}: \"12a\" holds a character other than the digits 0–9")
         );
-        assert_eq!(e(json!(["-5"])), format!("{what} 0: \"-5\" holds a character other than the digits 0–9"));
-        assert_eq!(e(json!([" 5"])), format!("{what} 0: \" 5\" holds a character other than the digits 0–9"));
-        assert_eq!(e(json!(["٣"])), format!("{what} 0: \"٣\" holds a character other than the digits 0–9"));
+        assert_eq!(
+            e(json!(["-5"])),
+            format!("the 1st {what}: \"-5\" holds a character other than the digits 0–9")
+        );
+        assert_eq!(
+            e(json!([" 5"])),
+            format!("the 1st {what}: \" 5\" holds a character other than the digits 0–9")
+        );
+        assert_eq!(
+            e(json!(["٣"])),
+            format!("the 1st {what}: \"٣\" holds a character other than the digits 0–9")
+        );
         assert!(e(json!([1.5])).contains("1.5 is not a whole number"));
         assert!(e(json!([-1.5])).contains("-1.5 is negative"));
         assert!(
             e(json!([1e30])).contains("too large for an exact JSON number; write it as a string of digits")
         );
-        assert_eq!(e(json!([""])), format!("{what} 0: \"\" is an empty string"));
-        assert_eq!(e(json!([true])), format!("{what} 0: true is not a number or a string of digits"));
-        assert_eq!(e(json!([[1]])), format!("{what} 0: [1] is not a number or a string of digits"));
+        assert_eq!(e(json!([""])), format!("the 1st {what}: \"\" is an empty string"));
+        assert_eq!(e(json!([true])), format!("the 1st {what}: true is not a number or a string of digits"));
+        assert_eq!(e(json!([[1]])), format!("the 1st {what}: [1] is not a number or a string of digits"));
         assert!(e(json!([])).contains("at least one"));
         assert!(e(json!("12")).contains("JSON array"));
         assert!(e(json!({"items": [1]})).contains("JSON array"));
@@ -397,7 +406,9 @@ fn bad_input_is_refused_plainly() {
     );
     let e = err("sort", "decimal", json!([1, format!("1{}", "0".repeat(limit))]));
     assert!(
-        e.starts_with("number 1: 10000000000000000000…(100001 digits) has 100001 digits; at most 100000"),
+        e.starts_with(
+            "the 2nd number: 10000000000000000000…(100001 digits) has 100001 digits; at most 100000"
+        ),
         "{e}"
     );
     // Long bad text is cut in messages.
@@ -405,21 +416,21 @@ fn bad_input_is_refused_plainly() {
     assert!(err("copy", "decimal", json!([long])).len() < 200);
 
     let e = |v: Value| err("sort", "strings", v);
-    assert_eq!(e(json!(["a", 1])), "string 1: 1 is not a JSON string");
-    assert_eq!(e(json!(["a", null])), "string 1: null is not a JSON string");
-    assert_eq!(e(json!([["a"]])), "string 0: [\"a\"] is not a JSON string");
+    assert_eq!(e(json!(["a", 1])), "the 2nd item, 1, is not a JSON string");
+    assert_eq!(e(json!(["a", null])), "the 2nd item, null, is not a JSON string");
+    assert_eq!(e(json!([["a"]])), "the 1st item, [\"a\"], is not a JSON string");
     assert!(e(json!([])).contains("at least one"));
     assert!(e(json!("abc")).contains("expected a JSON array of strings"));
 
     let e = |v: Value| err("repeatCopy", "decimal", v);
-    assert!(e(json!({"items": [1, "x"], "copies": 2})).contains("object 1: \"x\""));
+    assert!(e(json!({"items": [1, "x"], "copies": 2})).contains("the 2nd object: \"x\""));
     assert!(e(json!({"items": [], "copies": 2})).contains("at least one"));
     assert!(e(json!([1, 2])).contains("the items non-negative integers"));
 
     // Through `run`, a refused input is an error naming the task, never a panic.
     let model = learned("sort", "strings");
     let e = task("sort", "strings").run(&model, &json!(["a", 2])).unwrap_err().to_string();
-    assert_eq!(e, "input for task `sort`: string 1: 2 is not a JSON string");
+    assert_eq!(e, "input for task `sort`: the 2nd item, 2, is not a JSON string");
 }
 
 // The domains in the registry, their samplers, memory estimate and traces.

@@ -513,18 +513,18 @@ fn bad_maps_are_plain_errors_in_sokoban8() {
         let two = e(&with(&start, 5, "#----@-#"), &goal);
         assert!(two.contains("exactly one agent `@`, got 2"), "{two}");
         let short = e(&with(&start, 3, "#-----#"), &goal);
-        assert!(short.contains("row 3 must have 8 characters, got 7"), "{short}");
+        assert!(short.contains("the 4th row must have 8 characters, got 7"), "{short}");
         let rows = e(&start[..6], &goal);
         assert!(rows.contains("the map must have 8 rows, got 6"), "{rows}");
         let six = e(&["######", "#@---#", "#----#", "#----#", "#----#", "######"], &goal);
         assert!(six.contains("8 rows"), "a 6 × 6 map: {six}");
         let unknown = e(&start, &with(&goal, 4, "#---x--#"));
         assert!(
-            unknown.contains("`goal`: row 4, column 4: unknown character 'x' (use # $ @ - or space)"),
+            unknown.contains("`goal`: the 5th row, 5th column: unknown character 'x' (use # $ @ - or space)"),
             "{unknown}"
         );
         let open = e(&with(&start, 0, "###-####"), &goal);
-        assert!(open.contains("border must be walls: row 0, column 3 is not `#`"), "{open}");
+        assert!(open.contains("border must be walls: the 1st row, 4th column is not `#`"), "{open}");
         // The box in a corner never moves.
         let corner =
             ["########", "#$-----#", "#--@---#", "#------#", "#------#", "#------#", "#------#", "########"];
@@ -563,16 +563,16 @@ fn bad_maps_are_plain_errors_in_sokoban_permuted() {
         let two = e(&with(&start, 4, "@--#-@"), &goal);
         assert!(two.contains("`start`: the map must have exactly one agent `#`, got 2"), "{two}");
         let long = e(&start, &with(&goal, 2, "@--#--@"));
-        assert!(long.contains("`goal`: row 2 must have 6 characters, got 7"), "{long}");
+        assert!(long.contains("`goal`: the 3rd row must have 6 characters, got 7"), "{long}");
         let rows = e(&start, &goal[..5]);
         assert!(rows.contains("the map must have 6 rows, got 5"), "{rows}");
         let unknown = e(&with(&start, 2, "@-x--@"), &goal);
         assert!(
-            unknown.contains("row 2, column 2: unknown character 'x' (use @ $ # - or space)"),
+            unknown.contains("the 3rd row, 3rd column: unknown character 'x' (use @ $ # - or space)"),
             "{unknown}"
         );
         let open = e(&with(&start, 5, "@@@-@@"), &goal);
-        assert!(open.contains("border must be walls: row 5, column 3 is not `@`"), "{open}");
+        assert!(open.contains("border must be walls: the 6th row, 4th column is not `@`"), "{open}");
         // A map in the training world's symbols: its `#` border is six agents here.
         let plain = ["######", "#@-$-#", "#----#", "#-#--#", "#----#", "######"];
         assert!(e(&plain, &goal).contains("exactly one agent `#`"), "a sokoban6 map");

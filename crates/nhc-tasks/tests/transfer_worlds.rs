@@ -646,7 +646,7 @@ fn bad_puzzles_are_plain_errors() {
     assert!(e.contains("tile 8 more than once") && e.contains("tile 6 missing"), "{e}");
     let e = err(json!(["12-", "453", "78-"]));
     assert!(e.contains("the blank `-` more than once") && e.contains("tile 6 missing"), "{e}");
-    assert!(err(json!(["12-", "4536", "78"])).contains("row 1 must have 3 characters"));
+    assert!(err(json!(["12-", "4536", "78"])).contains("the 2nd row must have 3 characters"));
     assert!(err(json!(["12-", "453"])).contains("3 rows"));
     assert!(err(json!(["12-", "4x3", "786"])).contains("unknown character 'x'"));
     assert!(err(json!(["12-", "453", 786])).contains("string"));
@@ -668,7 +668,7 @@ fn bad_block_worlds_are_plain_errors() {
     let err =
         |start: Value| task.check_input(&json!({ "start": start, "goal": goal })).unwrap_err().to_string();
     let e = err(json!({ "stacks": [["A", "B", "C", "D"], [], [], []], "holding": null }));
-    assert!(e.contains("stack 1 has 4 boxes; a stack holds at most 3"), "{e}");
+    assert!(e.contains("the 1st stack has 4 boxes; a stack holds at most 3"), "{e}");
     assert!(
         err(json!({ "stacks": [["A"], ["B"], ["C"], [], []], "holding": null })).contains("4 stacks, got 5")
     );
@@ -684,7 +684,7 @@ fn bad_block_worlds_are_plain_errors() {
     assert!(err(json!({ "stacks": [["A"], ["B"], [], []], "holding": "B" })).contains("\"B\" appears twice"));
     assert!(
         err(json!({ "stacks": [["A"], ["B"], ["C"], "D"], "holding": null }))
-            .contains("stack 4 must be an array")
+            .contains("the 4th stack must be an array")
     );
     assert!(
         err(json!({ "stacks": [["A"], ["B"], ["C"], ["a long label"]] })).contains("longer than 8 bytes")
@@ -694,7 +694,7 @@ fn bad_block_worlds_are_plain_errors() {
         err(json!({ "stacks": [["A"], ["B"], ["C"], []], "hand": null })).contains("unknown field `hand`")
     );
     assert!(err(json!({ "holding": null })).contains("`stacks` is missing"));
-    assert!(err(json!(["1: A", "2: B", "3 C", "4:"])).contains("line 3 must start with `3:`"));
+    assert!(err(json!(["1: A", "2: B", "3 C", "4:"])).contains("the 3rd line must start with `3:`"));
     assert!(err(json!(42)).contains("must be"));
     // Other boxes than the start's: no plan joins them.
     let e = err(json!({ "stacks": [["A"], ["B"], ["D"], []], "holding": null }));

@@ -1,6 +1,7 @@
 //! The copy family's training domain: objects are 6-bit binary vectors (D = 6).
 
 use super::Objects;
+use crate::words::ordinal;
 use crate::{InputError, SampleRng};
 use rand::RngExt;
 
@@ -24,12 +25,16 @@ impl Objects for Binary {
     }
     fn parse(&self, item: &serde_json::Value, i: usize) -> Result<Object, InputError> {
         let bits = item.as_array().filter(|b| b.len() == BITS as usize).ok_or_else(|| {
-            InputError::new(format!("object {i} must be an array of {BITS} numbers 0 or 1"))
+            InputError::new(format!("the {} object must be an array of {BITS} numbers 0 or 1", ordinal(i)))
         })?;
         bits.iter().enumerate().try_fold(0u8, |acc, (k, b)| match b.as_u64() {
             Some(0) => Ok(acc),
             Some(1) => Ok(acc | 1 << k),
-            _ => Err(InputError::new(format!("object {i}, element {k}: expected 0 or 1, got {b}"))),
+            _ => Err(InputError::new(format!(
+                "the {} object, {} element: expected 0 or 1, got {b}",
+                ordinal(i),
+                ordinal(k)
+            ))),
         })
     }
     fn form(&self) -> &'static str {

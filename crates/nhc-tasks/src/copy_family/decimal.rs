@@ -3,6 +3,7 @@
 //! number's canonical decimal digits.
 
 use super::Objects;
+use crate::words::ordinal;
 use crate::{InputError, SampleRng};
 use rand::RngExt;
 use serde_json::Value;
@@ -160,7 +161,7 @@ impl Objects for Decimals {
         Natural::random(rng)
     }
     fn parse(&self, item: &Value, i: usize) -> Result<Natural, InputError> {
-        Natural::from_json(item).map_err(|why| InputError::new(format!("object {i}: {why}")))
+        Natural::from_json(item).map_err(|why| InputError::new(format!("the {} object: {why}", ordinal(i))))
     }
     fn form(&self) -> &'static str {
         "non-negative integers, as JSON numbers or strings of decimal digits"

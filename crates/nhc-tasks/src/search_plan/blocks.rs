@@ -7,6 +7,7 @@
 use super::SearchPlan;
 use super::world::{ACTIONS, World};
 use crate::SampleRng;
+use crate::words::ordinal;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use serde_json::Value;
@@ -165,8 +166,8 @@ impl Stacks {
         for (i, boxes) in stacks.iter().enumerate() {
             if boxes.len() > HEIGHT {
                 return Err(format!(
-                    "stack {} has {} boxes; a stack holds at most {HEIGHT}",
-                    i + 1,
+                    "the {} stack has {} boxes; a stack holds at most {HEIGHT}",
+                    ordinal(i),
                     boxes.len()
                 ));
             }
@@ -207,8 +208,9 @@ impl Stacks {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let boxes =
-                    s.as_array().ok_or_else(|| format!("stack {} must be an array of box labels", i + 1))?;
+                let boxes = s
+                    .as_array()
+                    .ok_or_else(|| format!("the {} stack must be an array of box labels", ordinal(i)))?;
                 boxes.iter().map(label).collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<_, _>>()?;
@@ -233,7 +235,7 @@ impl Stacks {
             let rest = line
                 .trim()
                 .strip_prefix(&format!("{}:", i + 1))
-                .ok_or_else(|| format!("line {} must start with `{}:`", i + 1, i + 1))?;
+                .ok_or_else(|| format!("the {} line must start with `{}:`", ordinal(i), i + 1))?;
             stacks.push(rest.split_whitespace().map(Label::new).collect::<Result<Vec<_>, _>>()?);
         }
         let holding = match lines.get(POSITIONS) {
@@ -243,7 +245,7 @@ impl Stacks {
                     .trim()
                     .strip_prefix("holding:")
                     .ok_or_else(|| {
-                        format!("line {} must be `holding: LABEL` or `holding: -`", POSITIONS + 1)
+                        format!("the {} line must be `holding: LABEL` or `holding: -`", ordinal(POSITIONS))
                     })?
                     .trim();
                 match rest {

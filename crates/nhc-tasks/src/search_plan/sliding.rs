@@ -5,6 +5,7 @@
 use super::SearchPlan;
 use super::world::{ACTIONS, World};
 use crate::SampleRng;
+use crate::words::ordinal;
 use rand::seq::SliceRandom;
 use serde_json::Value;
 use std::fmt;
@@ -79,7 +80,11 @@ impl Puzzle {
         for (r, row) in rows.iter().enumerate() {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != SIDE {
-                return Err(format!("row {r} must have {SIDE} characters, got {}", chars.len()));
+                return Err(format!(
+                    "the {} row must have {SIDE} characters, got {}",
+                    ordinal(r),
+                    chars.len()
+                ));
             }
             for (c, &ch) in chars.iter().enumerate() {
                 cells[r * SIDE + c] = match ch {
@@ -87,8 +92,10 @@ impl Puzzle {
                     '1'..='8' => ch as u8 - b'0',
                     _ => {
                         return Err(format!(
-                            "row {r}, column {c}: unknown character {ch:?} (use the tiles 1–8 and `-` for \
-                             the blank)"
+                            "the {} row, {} column: unknown character {ch:?} (use the tiles 1–8 and \
+                             `-` for the blank)",
+                            ordinal(r),
+                            ordinal(c)
                         ));
                     }
                 };

@@ -6,6 +6,7 @@
 
 use super::{ACTIONS, World};
 use crate::SampleRng;
+use crate::words::ordinal;
 use rand::RngExt;
 use serde_json::Value;
 use std::fmt;
@@ -160,13 +161,15 @@ impl<const N: usize> Board<N> {
         for (r, row) in rows.iter().enumerate() {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != N {
-                return Err(format!("row {r} must have {N} characters, got {}", chars.len()));
+                return Err(format!("the {} row must have {N} characters, got {}", ordinal(r), chars.len()));
             }
             for (c, &ch) in chars.iter().enumerate() {
                 board.cells[r][c] = Cell::from_symbol(ch, symbols).ok_or_else(|| {
                     format!(
-                        "row {r}, column {c}: unknown character {ch:?} (use {wall} {boxed} {agent} {empty} \
-                         or space)"
+                        "the {} row, {} column: unknown character {ch:?} (use {wall} {boxed} {agent} \
+                         {empty} or space)",
+                        ordinal(r),
+                        ordinal(c)
                     )
                 })?;
             }
@@ -178,7 +181,11 @@ impl<const N: usize> Board<N> {
         for k in 0..N {
             for (r, c) in [(0, k), (N - 1, k), (k, 0), (k, N - 1)] {
                 if board.cells[r][c] != Cell::Wall {
-                    return Err(format!("the border must be walls: row {r}, column {c} is not `{wall}`"));
+                    return Err(format!(
+                        "the border must be walls: the {} row, {} column is not `{wall}`",
+                        ordinal(r),
+                        ordinal(c)
+                    ));
                 }
             }
         }
