@@ -44,6 +44,30 @@ pub struct Config {
     /// What a write free gate f_w = 1 does ([`FreeWrite`]). Absent in model files of the default.
     #[serde(default, skip_serializing_if = "FreeWrite::is_release")]
     pub free_write: FreeWrite,
+    /// How the Bus's margin is read from its values ([`Margin`]); only training's fitness uses
+    /// it. Absent in model files of the default.
+    #[serde(default, skip_serializing_if = "Margin::is_probabilities")]
+    pub margin: Margin,
+}
+
+/// Which values of the Bus the margin `clip((c̃¹/c̃² − 1)/m_max, 0, 1)` compares (paper, "Learning
+/// Procedure": "c̃¹, c̃² are first and second largest values of c_k^b", where
+/// `c_b = onehot(W_b x_b + b_b)`). The paper does not say which values before the one-hot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Margin {
+    /// Softmax probabilities of the logits, so both are positive: `c̃¹/c̃² = exp(z1 − z2)`.
+    #[default]
+    Probabilities,
+    /// The raw logits `z = W_b x_b + b_b`: `z1/z2`, with no margin unless the runner-up is positive
+    /// or the winner positive and the runner-up not (then the full margin).
+    Raw,
+}
+
+impl Margin {
+    pub fn is_probabilities(&self) -> bool {
+        *self == Margin::Probabilities
+    }
 }
 
 /// What a write free gate does to the location just written (paper, "Head Locations": "the
@@ -140,6 +164,7 @@ impl Config {
         memory: Arch::Nhc,
         links: Links::Tail,
         free_write: FreeWrite::Release,
+        margin: Margin::Probabilities,
     };
 
     /// Checks the sizes once, at the edge (a config from a model file is checked here).

@@ -1,7 +1,7 @@
 //! The decision interface (what the algorithmic modules see → what they decide) and its learned
 //! implementation: Controller, memory interface and Bus (MODEL §2 steps 2, 3, 5).
 
-use crate::config::Config;
+use crate::config::{Config, Margin};
 use crate::memory::MemoryDecision;
 use crate::params::{Block, Layout, Params, Stacked};
 
@@ -29,11 +29,15 @@ pub struct BusDecision {
 }
 
 impl BusDecision {
-    /// The argmax of the Bus's logits and its margin (MODEL §5).
+    /// The argmax of the Bus's logits and its margin read as `rule` says (MODEL §5).
     #[inline]
-    pub fn from_logits(logits: &[f32]) -> Self {
+    pub fn from_logits(logits: &[f32], rule: Margin) -> Self {
         let op = argmax(logits);
-        BusDecision { op, margin: margin(logits, op) }
+        let margin = match rule {
+            Margin::Probabilities => margin(logits, op),
+            Margin::Raw => raw_margin(logits, op),
+        };
+        BusDecision { op, margin }
     }
 }
 
@@ -172,6 +176,27 @@ pub fn margin(logits: &[f32], op: usize) -> f32 {
     if m.is_nan() { 0.0 } else { m.clamp(0.0, 1.0) }
 }
 
+/// Margin of the winner `op` over the runner-up on the raw logits, `clip((z1/z2 − 1)/m_max, 0, 1)`
+/// ([`Margin::Raw`]): full when only the winner is positive, none when neither is.
+#[inline]
+pub fn raw_margin(logits: &[f32], op: usize) -> f32 {
+    let runner_up = logits
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != op)
+        .map(|(_, v)| *v)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let z1 = logits[op];
+    if runner_up == f32::NEG_INFINITY || (z1 > 0.0 && runner_up <= 0.0) {
+        return 1.0;
+    }
+    if runner_up <= 0.0 {
+        return 0.0;
+    }
+    let m = (z1 / runner_up - 1.0) / MARGIN_MAX;
+    if m.is_nan() { 0.0 } else { m.clamp(0.0, 1.0) }
+}
+
 #[inline]
 pub(crate) fn concat(out: &mut [f32], parts: &[&[f32]]) {
     let mut k = 0;
@@ -225,7 +250,7 @@ impl Policy for Learned {
     /// Bus `c_b = onehot(W_b [c_ib; c_c; c_m] + b_b)`.
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
         self.bus.apply(&[input_bus, c_c, read_now], &mut self.logits);
-        BusDecision::from_logits(&self.logits[..self.bus.rows()])
+        BusDecision::from_logits(&self.logits[..self.bus.rows()], self.params.config().margin)
     }
 }
 
@@ -237,8 +262,9 @@ pub(crate) fn bus_decision(
     x: &mut [f32],
     logits: &mut [f32],
     parts: &[&[f32]],
+    rule: Margin,
 ) -> BusDecision {
     concat(x, parts);
     block.apply(theta, x, logits);
-    BusDecision::from_logits(logits)
+    BusDecision::from_logits(logits, rule)
 }

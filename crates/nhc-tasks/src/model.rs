@@ -120,6 +120,7 @@ impl ModelFile {
         let config = Config {
             links: file.config.links,
             free_write: file.config.free_write,
+            margin: file.config.margin,
             bus_feedback: file.config.bus_feedback,
             ..expected.model(file.variant)
         };

@@ -108,6 +108,10 @@ pub struct TrainConfig {
     /// Bus and ALU from the previous step can be activated if desired"). Recorded in the model
     /// file.
     pub bus_feedback: Option<bool>,
+    /// Which values of the Bus the fitness's margin compares (`probabilities`, the default, or
+    /// `raw` logits; the paper's "first and second largest values of c_k^b" allows both; docs/
+    /// DESIGN.md, "Margin"). Recorded in the model file.
+    pub margin: nhc_model::Margin,
 }
 
 /// What a count of iterations counts: the budget (`budget`) or the restart patience
@@ -171,6 +175,7 @@ impl Default for TrainConfig {
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,
             bus_feedback: None,
+            margin: nhc_model::Margin::Probabilities,
         }
     }
 }

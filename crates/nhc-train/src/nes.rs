@@ -31,6 +31,8 @@ pub enum Step {
     PrintedWierstra,
     /// The paper's printed step with [`centred_ranks`].
     PrintedCentredRanks,
+    /// Our step size α/σ with [`centred_ranks`] (a screen of the utilities alone).
+    CentredRanks,
 }
 
 impl Step {
@@ -40,6 +42,7 @@ impl Step {
             Step::Wierstra => (utilities(p), learning_rate / sigma),
             Step::PrintedWierstra => (utilities(p), learning_rate / (p as f64 * sigma)),
             Step::PrintedCentredRanks => (centred_ranks(p), learning_rate / (p as f64 * sigma)),
+            Step::CentredRanks => (centred_ranks(p), learning_rate / sigma),
         }
     }
 }

@@ -61,6 +61,7 @@ fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> C
     Config {
         links: config.links,
         free_write: config.free_write,
+        margin: config.margin,
         bus_feedback: config.bus_feedback.unwrap_or(base.bus_feedback),
         ..base
     }

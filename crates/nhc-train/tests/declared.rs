@@ -9,8 +9,8 @@ use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{Algorithm, AnyTask, Declared, Model, Own, SampleRng, Stop, Stream, find};
 use nhc_train::run_dir::{self, Outcome, Silent};
 use nhc_train::{MetricsLine, Observer, TrainConfig, Trainer};
-use std::ops::ControlFlow;
 use rand::RngExt;
+use std::ops::ControlFlow;
 
 /// copy: output the ℓ presented 6-bit objects in order, then `M`.
 #[derive(Debug, Clone, Copy)]

@@ -157,6 +157,7 @@ impl Policy<DncDecision> for DncLearned {
             &mut self.x_b,
             &mut self.logits,
             &[input_bus, c_c, read_now],
+            self.params.config().margin,
         )
     }
 }
