@@ -6,17 +6,25 @@ Training: `train(task, seed, ...)` and `resume(out)`, bit-identical to `nhc trai
 out, ...)`, many runs each evaluated at the test levels, as `nhc sweep`.
 The user's own data modules: `Order` (sort with a Python comparison) and `World` (search and
 plan in a Python world).
+An algorithm of one's own: `Algorithm` (its operations, sampler, Input, program and reference in
+Python), `check(algorithm)`, then `train(algorithm, seed)` and `load(path, algorithm=...)`;
+`Rng` is the generator its sampler draws from. `python -m nhc` trains, resumes, evaluates and
+checks one from the command line.
 Errors: `ValueError` for bad requests, `FileNotFoundError`, `ModelError` for a model file that
 does not load.
 """
 
-from ._nhc import Model, ModelError, Order, World, load, resume, sample, scripted, sweep, tasks, train
+from ._nhc import Model, ModelError, Order, Rng, World, load, resume, sample, scripted, sweep, tasks, train
+from .algorithm import Algorithm, check
 
 __all__ = [
+    "Algorithm",
     "Model",
     "ModelError",
     "Order",
+    "Rng",
     "World",
+    "check",
     "load",
     "resume",
     "sample",

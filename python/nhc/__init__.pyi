@@ -3,10 +3,15 @@
 from collections.abc import Callable, Hashable, Sequence
 from os import PathLike
 from random import Random
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+from .algorithm import Algorithm as Algorithm
+from .algorithm import check as check
+
+_T = TypeVar("_T")
 
 class ModelError(Exception):
     """A model file that does not load: malformed, of another format, or not a model of the task."""
@@ -93,6 +98,18 @@ class World:
         random_state: Callable[[Random], Any] | None = None,
     ) -> None: ...
 
+class Rng:
+    """The generator a declared algorithm's sampler draws from: the core's own (ChaCha8), lent
+    for the call, so that a sample seed gives the same sample everywhere."""
+
+    def __init__(self, seed: int) -> None: ...
+    def integers(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high), high excluded."""
+    def random(self) -> float:
+        """A uniform float in [0, 1)."""
+    def choice(self, seq: Sequence[_T]) -> _T: ...
+    def shuffle(self, items: list[Any]) -> None: ...
+
 class Model:
     """A model of one algorithm: learned θ under a variant, or the scripted solution."""
 
@@ -159,8 +176,8 @@ class Model:
 def tasks() -> list[TaskInfo]:
     """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""
 
-def load(path: StrPath) -> Model:
-    """A learned model from its file."""
+def load(path: StrPath, algorithm: Algorithm | None = None) -> Model:
+    """A learned model from its file (of a declared algorithm: with its declaration)."""
 
 def scripted(task: str) -> Model:
     """The hand-written solution of `task`'s algorithm, as a model."""
@@ -169,7 +186,7 @@ def sample(task: str, level: int, seed: int = 0, index: int = 0, domain: str | N
     """Sample `index` of an evaluation at `level` under `seed`: (input, reference answer)."""
 
 def train(
-    task: str,
+    task: str | Algorithm,
     seed: int,
     config: dict[str, Any] | StrPath | None = None,
     out: StrPath | None = None,
@@ -178,7 +195,11 @@ def train(
 ) -> Model:
     """Trains `task` from scratch (as `nhc train`) and returns the model."""
 
-def resume(out: StrPath, callback: Callable[[IterationRecord], object] | None = None) -> Model:
+def resume(
+    out: StrPath,
+    callback: Callable[[IterationRecord], object] | None = None,
+    algorithm: Algorithm | None = None,
+) -> Model:
     """Continues the run in `out` from its last checkpoint and returns the model."""
 
 class RunSummary(TypedDict):

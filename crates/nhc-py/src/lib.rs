@@ -6,10 +6,13 @@
 //! - [`sweep`]: `nhc.sweep`, the sweep of `nhc sweep`;
 //! - [`user`]: the user's own data modules in Python (`Order` for sort, `World` for search and
 //!   plan), as tasks of the registry's algorithms;
+//! - [`declared`]: algorithms of one's own declared in Python (`nhc.Algorithm`), as the core's
+//!   declared algorithms, with `nhc.Rng` for their samplers;
 //! - [`convert`]: JSON values and trace rows as Python objects and NumPy columns;
 //! - [`errors`]: every error as a Python exception.
 
 pub mod convert;
+pub mod declared;
 pub mod errors;
 pub mod model;
 pub mod sweep;
@@ -25,6 +28,7 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Model>()?;
     m.add_class::<user::Order>()?;
     m.add_class::<user::World>()?;
+    m.add_class::<declared::Rng>()?;
     m.add_function(wrap_pyfunction!(model::tasks, m)?)?;
     m.add_function(wrap_pyfunction!(model::load, m)?)?;
     m.add_function(wrap_pyfunction!(model::scripted, m)?)?;

@@ -1,17 +1,20 @@
 //! `nhc.tasks`, `nhc.load`, `nhc.scripted`, `nhc.sample` and the `Model` class: the registry's
-//! tasks and a model's run, evaluation and trace, on built-in domains or the user's own
-//! ([`crate::user`]), both through the core's [`AnyTask`]. Built-in domains run without the GIL,
-//! evaluations in parallel; the user's domains call Python as they run, so they run holding the
-//! GIL, and their evaluations run their samples one after another ([`on_one_thread`]).
+//! tasks and a model's run, evaluation and trace, on built-in domains, the user's own
+//! ([`crate::user`]) or a declared algorithm ([`crate::declared`]), all through the core's
+//! [`AnyTask`]. Built-in domains run without the GIL, evaluations in parallel; the user's domains
+//! call Python as they run, so they run holding the GIL, and their evaluations run their samples
+//! one after another ([`on_one_thread`]). A declared algorithm runs without the GIL (its calls
+//! into Python take it; its ALU results are cached), evaluations in parallel.
 
 use crate::convert::{to_json, to_py, trace_columns};
+use crate::declared::PyDeclared;
 use crate::errors::{model_error, task_error, value_error};
 use crate::user::{self, Calls, InPython, Order, World};
 use nhc_model::{Variant, theta_len};
 use nhc_tasks::model::LearnedModel;
 use nhc_tasks::search_plan::SearchPlan;
 use nhc_tasks::sort::Sort;
-use nhc_tasks::{EvalReport, ModelFile, TaskError};
+use nhc_tasks::{EvalReport, ModelFile, Own, TaskError};
 use nhc_tasks::{
     any_task::{AnyTask, Entry, TraceSource},
     registry,
@@ -42,20 +45,43 @@ pub fn tasks(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 }
 
 /// A learned model from its file (`models/sort.json`, a run's `model.json`).
+///
+/// algorithm: the `nhc.Algorithm` a model of a declared algorithm was trained on; a model of
+/// another declaration (another digest) is refused.
 #[pyfunction]
-pub fn load(path: PathBuf) -> PyResult<Model> {
+#[pyo3(signature = (path, algorithm=None))]
+pub fn load(path: PathBuf, algorithm: Option<&Bound<'_, PyAny>>) -> PyResult<Model> {
+    let declared = algorithm.filter(|a| !a.is_none()).map(PyDeclared::require).transpose()?;
+    load_model(path, declared)
+}
+
+/// The model in `path`, of the registry's algorithm it names or of `declared`.
+pub(crate) fn load_model(path: PathBuf, declared: Option<PyDeclared>) -> PyResult<Model> {
     let file = ModelFile::read(&path).map_err(model_error)?;
-    let task = registry::find(&file.algorithm)
-        .map_err(|e| crate::errors::ModelError::new_err(format!("{}: {e}", path.display())))?;
+    let task = match &declared {
+        Some(d) => d.task(),
+        None => {
+            if let Some(digest) = &file.digest {
+                return Err(crate::errors::ModelError::new_err(format!(
+                    "{} holds a model of the declared algorithm `{}` (declaration digest {digest}); \
+                     load it with nhc.load(path, algorithm=...)",
+                    path.display(),
+                    file.algorithm
+                )));
+            }
+            registry::find(&file.algorithm)
+                .map_err(|e| crate::errors::ModelError::new_err(format!("{}: {e}", path.display())))?
+        }
+    };
     let learned = ModelFile::load(&path, task).map_err(model_error)?;
-    Ok(Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta: file.meta })
+    Ok(Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta: file.meta, declared })
 }
 
 /// The hand-written solution of `task`'s algorithm, as a model (the full NHC).
 #[pyfunction]
 pub fn scripted(task: &str) -> PyResult<Model> {
     let task = registry::find(task).map_err(task_error)?;
-    Ok(Model { task, model: nhc_tasks::Model::Scripted, meta: None })
+    Ok(Model { task, model: nhc_tasks::Model::Scripted, meta: None, declared: None })
 }
 
 /// Sample `index` of an evaluation of `task` at `level` under `seed` (the sample
@@ -83,6 +109,8 @@ pub struct Model {
     pub(crate) task: &'static dyn AnyTask,
     pub(crate) model: nhc_tasks::Model,
     pub(crate) meta: Option<serde_json::Value>,
+    /// The declaration, for a model of a declared algorithm.
+    pub(crate) declared: Option<PyDeclared>,
 }
 
 /// A domain argument: a built-in domain's task, or the model's task on the user's data modules
@@ -91,6 +119,8 @@ enum Domain {
     Named(&'static dyn AnyTask),
     Order(Entry<InPython<Sort<Order>>>),
     World(Entry<InPython<SearchPlan<World>>>),
+    /// A declared algorithm, for one request.
+    Declared(Entry<Own<PyDeclared>>),
 }
 
 /// The first exception of the user's functions in a request, else `result` (an input refused
@@ -145,8 +175,9 @@ impl Model {
         task: &'static dyn AnyTask,
         learned: LearnedModel,
         meta: Option<serde_json::Value>,
+        declared: Option<PyDeclared>,
     ) -> Model {
-        Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta }
+        Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta, declared }
     }
 
     fn name(&self) -> &'static str {
@@ -155,7 +186,17 @@ impl Model {
 
     /// `None`: the training domain; a name: that domain; an `Order` or `World`: the user's.
     fn domain_arg(&self, domain: Option<&Bound<'_, PyAny>>) -> PyResult<Domain> {
-        let Some(d) = domain.filter(|d| !d.is_none()) else { return Ok(Domain::Named(self.task)) };
+        let domain = domain.filter(|d| !d.is_none());
+        if let Some(declared) = &self.declared {
+            return match domain {
+                None => Ok(Domain::Declared(declared.request().entry())),
+                Some(_) => Err(value_error(format!(
+                    "`{}` is a declared algorithm: it runs on its own data only (no domain)",
+                    self.name()
+                ))),
+            };
+        }
+        let Some(d) = domain else { return Ok(Domain::Named(self.task)) };
         if let Ok(name) = d.extract::<String>() {
             return registry::find_in(self.name(), Some(&name)).map(Domain::Named).map_err(task_error);
         }
@@ -323,15 +364,14 @@ impl Model {
         let nhc_tasks::Model::Learned(m) = &self.model else {
             return Err(value_error("the scripted solution has no model file"));
         };
-        ModelFile::new(self.task, m, self.meta.clone())
-            .save(&path)
-            .map_err(model_error)
+        ModelFile::new(self.task, m, self.meta.clone()).save(&path).map_err(model_error)
     }
 
     /// The model's answer to `input`, as Python values.
     ///
     /// input: as `nhc run --input` takes it (lists of numbers, {"a": …, "b": …}, a postfix
-    /// string, {"start": map, "goal": map}); for a sort with `compare`, any Python objects.
+    /// string, {"start": map, "goal": map}); for a sort with `compare`, any Python objects; for
+    /// a declared algorithm, a sample as its sampler makes them (the answer is its list of words).
     /// domain: a domain name (default: the training domain) or an `nhc.Order`.
     /// compare(a, b): sort with this comparison (negative, zero or positive, like `cmp`).
     /// report: return {"output", "expected", "correct", "steps"} instead of the answer.
@@ -372,6 +412,19 @@ impl Model {
                 }
             }
             Domain::World(_) => Err(value_error("in a Python world, use Model.plan or Model.search")),
+            Domain::Declared(task) => {
+                let value = to_json(input)?;
+                let declared = &task.0.0;
+                let r = crate::declared::detached(py, || task.run(&self.model, &value));
+                declared.calls().check()?;
+                let r = r.map_err(task_error)?;
+                let output = declared.answer(py, &r.output)?;
+                if report {
+                    Self::report(py, output, declared.answer(py, &r.expected)?, r.correct, r.steps)
+                } else {
+                    Ok(output)
+                }
+            }
         }
     }
 
@@ -426,7 +479,7 @@ impl Model {
     /// solved, samples, steps, mean_fitness, seconds and the failed sample indices.
     ///
     /// domain: a domain name, or the user's `nhc.Order` (with a sampler) or `nhc.World` (with
-    /// random_state).
+    /// random_state). A declared algorithm's samples come from its own sampler (no domain).
     #[pyo3(signature = (level, samples=50, seed=0, domain=None))]
     fn evaluate<'py>(
         &self,
@@ -445,6 +498,11 @@ impl Model {
             }
             Domain::World(task) if task.0.task().world.has_sampler() => {
                 self.evaluate_in_python(py, task, (level, samples, seed))?
+            }
+            Domain::Declared(task) => {
+                let r = crate::declared::detached(py, || task.evaluate(&self.model, level, samples, seed));
+                task.0.0.calls().check()?;
+                r.map_err(task_error)?
             }
             Domain::Order(_) => return Err(value_error("evaluate on an nhc.Order needs its sampler")),
             Domain::World(_) => return Err(value_error("evaluate on an nhc.World needs its random_state")),
@@ -483,6 +541,16 @@ impl Model {
                     (None, None) => unreachable!("refused above"),
                 };
                 py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?
+            }
+            (Domain::Declared(task), input, level) => {
+                let source = match (input, level) {
+                    (Some(i), _) => TraceSource::Input(to_json(i)?),
+                    (None, Some(level)) => TraceSource::Level { level, seed, index },
+                    (None, None) => unreachable!("refused above"),
+                };
+                let r = crate::declared::detached(py, || task.trace(&self.model, &source));
+                task.0.0.calls().check()?;
+                r.map_err(task_error)?
             }
             (Domain::Order(task), Some(input), None) => {
                 let input = TraceSource::Input(task.0.task().0.input(input)?);

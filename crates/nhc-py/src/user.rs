@@ -115,7 +115,7 @@ impl Calls {
         });
     }
     /// Whether a call has failed.
-    fn failed(&self) -> bool {
+    pub fn failed(&self) -> bool {
         self.failed.load(Ordering::Acquire)
     }
     /// Keeps `err` as the request's failure unless one came first; every later call of the

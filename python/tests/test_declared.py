@@ -1,0 +1,308 @@
+"""Algorithms of one's own declared in Python (`nhc.Algorithm`): copy and sort re-declared from the
+paper's description (examples/own_algorithms.py) train to the built-ins' θ bit for bit and
+evaluate identically; `nhc.check` catches broken declarations; a failing user function stops
+training with the user's exception and leaves a run directory that resumes."""
+
+import importlib.util
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nhc
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "own_algorithms.py"
+
+
+def load_example():
+    spec = importlib.util.spec_from_file_location("own_algorithms", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+own = load_example()
+
+# Short runs that still level up: a level is solved after 20 perfect iterations.
+QUICK = {"perfect_to_solve": 20, "perfect_to_solve_after_learning": 20}
+
+
+def untimed(records):
+    return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in records]
+
+
+@pytest.mark.parametrize("name, iterations, levels", [("copy", 400, [3, 30]), ("sort", 600, [3, 12])])
+def test_declared_in_python_trains_to_the_built_in_theta(name, iterations, levels):
+    declared = {"copy": own.COPY, "sort": own.SORT}[name]
+    config = {**QUICK, "max_iterations": iterations}
+    built_in_log, declared_log = [], []
+    built_in = nhc.train(name, 1, config=config, callback=built_in_log.append)
+    mine = nhc.train(declared, 1, config=config, callback=declared_log.append)
+    assert max(r["level"] for r in built_in_log) >= 2  # at least one level-up
+    assert untimed(declared_log) == untimed(built_in_log)
+    assert np.array_equal(mine.params, built_in.params)
+    for level in levels:
+        a, b = built_in.evaluate(level, 20, seed=1000), mine.evaluate(level, 20, seed=1000)
+        for key in ["solved", "samples", "steps", "mean_fitness", "failed"]:
+            assert a[key] == b[key], (level, key)
+
+
+def test_a_declared_model_runs_traces_saves_and_loads(tmp_path):
+    model = nhc.train(own.SORT, 1, config={**QUICK, "max_iterations": 50})
+    assert (model.task, model.domain) == ("sort", "own")
+    xs = [5, 0, 255, 7]
+    report = model.run(xs, report=True)
+    assert report["expected"] == sorted(xs) and isinstance(report["output"], list)
+    assert model.run(xs, report=True) == nhc.train("sort", 1, config={**QUICK, "max_iterations": 50}).run(
+        xs, report=True
+    )
+    trace = model.trace(level=3, seed=2, index=1)
+    assert len(trace["step"]) > 0 and set(trace["op"]) <= {"C", "S", "O"}
+    model.save(tmp_path / "sort.json")
+    again = nhc.load(tmp_path / "sort.json", algorithm=own.SORT)
+    assert np.array_equal(again.params, model.params)
+    assert json.loads((tmp_path / "sort.json").read_text())["digest"] == own.SORT.digest
+    with pytest.raises(nhc.ModelError, match="algorithm="):
+        nhc.load(tmp_path / "sort.json")  # the name `sort` is a built-in; the digest says otherwise
+
+
+def test_loading_against_another_declaration_is_refused_naming_both_digests(tmp_path):
+    nhc.train(own.COPY, 1, config={"max_iterations": 20}, out=tmp_path / "run")
+    other = nhc.Algorithm(
+        "copy",
+        {"O": None, "M": None},
+        sample=lambda level, rng: [rng.integers(1, 64) for _ in range(level)],
+        program=own.copy_program,
+        reference=list,
+        output="O",
+        stop=("M", 1),
+        empty=0,
+    )
+    assert other.digest != own.COPY.digest
+    with pytest.raises(nhc.ModelError) as e:
+        nhc.load(tmp_path / "run" / "model.json", algorithm=other)
+    assert own.COPY.digest in str(e.value) and other.digest in str(e.value)
+    with pytest.raises(ValueError) as e:
+        nhc.resume(tmp_path / "run", algorithm=other)
+    assert own.COPY.digest in str(e.value) and other.digest in str(e.value)
+
+
+def copy_like(**changes):
+    """copy, declared again with some of its parts changed."""
+    parts = dict(
+        sample=lambda level, rng: [rng.integers(0, 64) for _ in range(level)],
+        program=own.copy_program,
+        reference=list,
+        output="O",
+        stop=("M", 1),
+        empty=0,
+    )
+    return nhc.Algorithm("copy-like", {"O": None, "M": None}, **{**parts, **changes})
+
+
+def check_fails(algorithm, *wanted):
+    with pytest.raises(ValueError) as e:
+        nhc.check(algorithm, smoke=False)
+    for text in wanted:
+        assert text in str(e.value), str(e.value)
+    return str(e.value)
+
+
+def test_check_passes_the_examples():
+    nhc.check(own.COPY)  # with 5 training iterations
+    nhc.check(own.SORT, smoke=False)
+
+
+def test_check_catches_a_wrong_read_count():
+    def program(objects):
+        yield from [None] * len(objects)
+        for x in objects:
+            yield ("O", x, x)
+        yield ("M", None)
+
+    check_fails(
+        copy_like(program=program),
+        "step 1 of the program of sample 0 of level 1 yields 2 reads, but the algorithm has 1 read head",
+    )
+
+
+def test_check_catches_an_unknown_operation():
+    def program(objects):
+        yield from [None] * len(objects)
+        yield from [("O", x) for x in objects]
+        yield ("END", None)
+
+    check_fails(copy_like(program=program), "names the operation 'END', which the algorithm does not have")
+
+
+def test_check_catches_a_program_that_ends_before_the_input_stops():
+    def program(objects):
+        yield from [None] * len(objects)
+        yield from [("O", x) for x in objects]
+
+    check_fails(copy_like(program=program), "but the Input goes on: 'M' has run 0 of its 1 times")
+
+
+def test_check_catches_a_non_deterministic_sampler():
+    check_fails(
+        copy_like(sample=lambda level, rng: [random.randrange(64) for _ in range(level)]),
+        "the sampler is not deterministic",
+    )
+
+
+def test_check_catches_a_reference_that_disagrees_with_the_program():
+    failures = check_fails(copy_like(reference=lambda objects: objects[::-1]), "sample 0 of level 2")
+    assert "the program's own 'O' steps output" in failures and "level 1:" not in failures
+
+
+def test_check_reports_a_level_the_sampler_cannot_make():
+    def sample(level, rng):
+        if level == 5:
+            raise RuntimeError("no lists of five today")
+        return [rng.integers(0, 64) for _ in range(level)]
+
+    failures = check_fails(copy_like(sample=sample), "the sampler cannot make level 5: it raised RuntimeError")
+    assert failures.count("\n- ") == 1  # levels 1-4 and 6-10 are fine
+
+
+def test_float_words_are_refused():
+    floats = copy_like(sample=lambda level, rng: [rng.random() for _ in range(level)])
+    check_fails(floats, "float", "exact")
+    with pytest.raises(ValueError, match="float"):
+        nhc.train(floats, 1)  # the cheap check runs first
+    model = nhc.train(own.COPY, 1, config={"max_iterations": 5})
+    with pytest.raises(TypeError, match="float 0.5"):
+        model.run([3, 0.5])
+
+
+# A sort whose ALU fails while FAULTY["on"]: a function that depends on something outside it (a
+# file, a service) that went missing, and came back.
+FAULTY = {"on": False}
+
+
+def flaky_compare(op):
+    def alu(candidate, walker):
+        if FAULTY["on"]:
+            raise ZeroDivisionError("the comparison service is down")
+        cmp = candidate <= walker
+        return candidate, [cmp, 1 - cmp, op == "S", op == "O"]
+
+    return alu
+
+
+FLAKY_SORT = nhc.Algorithm(
+    "flaky-sort",
+    {"C": flaky_compare("C"), "S": flaky_compare("S"), "O": flaky_compare("O")},
+    heads=2,
+    feedback=4,
+    free_gates=False,
+    sample=lambda level, rng: [rng.integers(0, 256) for _ in range(level + 1)],
+    program=own.sort_program,
+    reference=sorted,
+    output="O",
+    stop=("O", len),
+    empty=0,
+)
+
+
+def test_a_failing_alu_stops_training_and_the_run_resumes_once_it_is_fixed(tmp_path):
+    # ALU results are cached by the declaration, so the failing run comes first: a run before it
+    # would leave nothing for the ALU to compute again.
+    config = {**QUICK, "max_iterations": 300}
+
+    def break_at_40(record):
+        if record["iteration"] == 40:
+            FAULTY["on"] = True
+
+    try:
+        with pytest.raises(ZeroDivisionError, match="service is down") as e:
+            nhc.train(FLAKY_SORT, 2, config=config, out=tmp_path, callback=break_at_40)
+    finally:
+        FAULTY["on"] = False
+    assert any(entry.name == "alu" for entry in e.traceback)  # the user's own frame
+    notes = "\n".join(e.value.__notes__)
+    assert "ALU operation" in notes and "flaky-sort" in notes and "nhc.resume" in notes
+    checkpoint = json.loads((tmp_path / "checkpoint.json").read_text())
+    lines = (tmp_path / "metrics.jsonl").read_text().splitlines()
+    assert not (tmp_path / "model.json").exists()
+    assert checkpoint["state"]["digest"] == FLAKY_SORT.digest
+    assert len(lines) >= 40 and checkpoint["state"]["iteration"] <= 40  # the failed iteration is not kept
+    with pytest.raises(ValueError, match="algorithm="):
+        nhc.resume(tmp_path)
+    resumed = nhc.resume(tmp_path, algorithm=FLAKY_SORT)
+    whole = nhc.train(FLAKY_SORT, 2, config=config)
+    assert np.array_equal(resumed.params, whole.params)
+
+
+def test_ctrl_c_stops_a_declared_algorithms_training_at_a_checkpoint(tmp_path):
+    # The declared algorithm trains on threads of its own; the main thread watches for Ctrl-C.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    seen = []
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt) as e:
+        nhc.train(own.COPY, 1, out=tmp_path, callback=seen.append)
+    timer.cancel()
+    assert any("nhc.resume" in n and "algorithm=" in n for n in e.value.__notes__)
+    checkpoint = json.loads((tmp_path / "checkpoint.json").read_text())
+    assert 0 < len(seen) and checkpoint["state"]["iteration"] == seen[-1]["iteration"]
+
+
+def test_a_failing_program_names_the_function_and_the_level():
+    def program(objects):
+        if len(objects) == 3:
+            raise KeyError("three")
+        yield from own.copy_program(objects)
+
+    # Levels 1-3 pass the cheap check for lists of one and two objects; level 3 fails there.
+    with pytest.raises(ValueError, match="the program of sample 0 of level 3 raised KeyError"):
+        nhc.train(copy_like(program=program), 1, config={"max_iterations": 5})
+
+
+def test_the_rng_draws_as_the_built_in_samplers():
+    rng = nhc.Rng(5)
+    xs = [rng.integers(0, 256) for _ in range(1000)]
+    assert min(xs) >= 0 and max(xs) <= 255 and len(set(xs)) > 200
+    assert [nhc.Rng(9).integers(-5, 1000) for _ in range(3)] == [nhc.Rng(9).integers(-5, 1000) for _ in range(3)]
+    assert 0 <= rng.random() < 1 and rng.choice("abc") in "abc"
+    items = list(range(20))
+    rng.shuffle(items)
+    assert sorted(items) == list(range(20)) and items != list(range(20))
+    with pytest.raises(ValueError):
+        rng.integers(3, 3)
+    kept = []
+    keeper = copy_like(sample=lambda level, rng: kept.append(rng) or [1] * level)
+    nhc.train(keeper, 1, config={"max_iterations": 1})
+    with pytest.raises(RuntimeError, match="draw only while the call runs"):
+        kept[-1].integers(0, 2)  # lent by the core for one call
+
+
+def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
+    algorithm = f"{EXAMPLE}:COPY"
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "nhc", *args], capture_output=True, text=True, cwd=tmp_path)
+
+    r = run("check", "--algorithm", algorithm, "--levels", "1-4", "--samples", "2")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    (tmp_path / "quick.toml").write_text("max_iterations = 60\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n")
+    r = run("train", "--algorithm", algorithm, "--seed", "1", "--out", "run", "--config", "quick.toml")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^level +1 +iteration", r.stderr, re.M) and (tmp_path / "run" / "model.json").exists()
+    direct = nhc.train(own.COPY, 1, config=tmp_path / "quick.toml")
+    assert np.array_equal(nhc.load(tmp_path / "run" / "model.json", algorithm=own.COPY).params, direct.params)
+    r = run("eval", "--algorithm", algorithm, "--model", "run/model.json", "--level", "5", "--samples", "4", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["samples"] == 4, r.stderr
+    assert run("resume", "--algorithm", algorithm, "run").returncode == 0
+    (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
+    r = run("check", "--algorithm", "mine:NOT_ONE")
+    assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr
