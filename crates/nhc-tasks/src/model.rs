@@ -105,14 +105,15 @@ impl ModelFile {
                 found: file.algorithm,
             });
         }
-        if let Some(expected) = task.digest()
-            && file.digest.as_deref() != Some(expected.as_str())
-        {
+        // A declared algorithm's model loads on its declaration only, and a built-in's on the
+        // built-in only.
+        if file.digest != task.digest() {
+            let show = |d: Option<String>| d.unwrap_or_else(|| "none".to_string());
             return Err(ModelError::DeclarationMismatch {
                 path: p(),
                 algorithm: file.algorithm,
-                expected,
-                found: file.digest.unwrap_or_else(|| "none".to_string()),
+                expected: show(task.digest()),
+                found: show(file.digest),
             });
         }
         // A model runs with the memory conventions and the Bus feedback it was trained with

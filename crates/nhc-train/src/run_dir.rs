@@ -330,10 +330,16 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
         Variant::Nhc => String::new(),
         v => format!(" --variant {v}"),
     };
+    let task = trainer.task().name();
+    // A declared algorithm is trained from its declaration (python -m nhc train --algorithm
+    // FILE:NAME), whose file the trainer does not know.
+    let command = match trainer.task().digest() {
+        None => format!("nhc train --task {task}{variant} --seed {}", state.seed),
+        Some(_) => format!("python -m nhc train --algorithm FILE:NAME{variant} --seed {}", state.seed),
+    };
     serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
-        "outcome": s.outcome,
-        "command": format!("nhc train --task {}{variant} --seed {}", trainer.task().name(), state.seed),
+        "outcome": s.outcome, "command": command,
     })
 }
 

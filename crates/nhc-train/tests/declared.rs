@@ -234,6 +234,13 @@ fn a_declared_run_resumes_on_its_own_declaration_only() -> Result<(), Box<dyn st
     assert_eq!(Model::from_arg(arg, a, None)?, Model::Learned(model));
     let refused = Model::from_arg(arg, b, None).err().ok_or("loaded for another declaration")?;
     assert!(refused.to_string().contains("digest a, this declaration's b"), "{refused}");
+    // Nor for the built-in algorithm of the same name, nor a built-in's model for a declaration.
+    let refused = Model::from_arg(arg, find("copy")?, None).err().ok_or("loaded for the built-in")?;
+    assert!(refused.to_string().contains("digest a, this declaration's none"), "{refused}");
+    let built_in = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let refused =
+        Model::from_arg(built_in, a, None).err().ok_or("a built-in model loaded for a declaration")?;
+    assert!(refused.to_string().contains("digest none, this declaration's a"), "{refused}");
     // A declared algorithm without a script has no scripted model.
     assert!(Model::from_arg("scripted", a, None).is_err());
     Ok(())

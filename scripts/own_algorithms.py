@@ -1,0 +1,218 @@
+"""Three algorithms the paper does not have, declared in Python (examples/own/): maxfind (the
+largest byte, one scan), brackets (each closing bracket's partner: a stack) and palindromes (keep
+the words that read the same backwards: strings, an ALU test of their own). Each is trained from
+scratch under the paper's protocol (levels 1–11, the default config, seeds 1..runs) and tested at
+levels 100, 500 and 1000 on 50 samples of sample seed 1000, which neither training nor the model
+pick draws.
+
+    .venv/bin/python scripts/own_algorithms.py train [--runs 15] [--algorithms maxfind,brackets]
+        [--variants nhc,nhc-anc,nhc-prev] [--out runs/own]      # resumable; one run at a time
+    .venv/bin/python scripts/own_algorithms.py report [--out runs/own]
+
+`report` gathers the run directories into results/own_algorithms.jsonl (one line per run), picks
+one model per algorithm for models/own/ (the lowest seed of the full NHC that finished and solves
+every validation sample: 50 samples of sample seed 2 at levels 50, 99 and 300, no test level),
+draws each pick's behaviour on one level-5 sample (results/behaviour/own_<name>.svg, needs
+matplotlib) and writes results/own_algorithms.md from the jsonl. `report --table` redraws the
+Markdown from the committed jsonl alone.
+"""
+
+import argparse
+import importlib.util
+import json
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ALGORITHMS = {"maxfind": "MAXFIND", "brackets": "BRACKETS", "palindromes": "PALINDROMES"}
+TEST_LEVELS, TEST_SAMPLES, TEST_SEED = (100, 500, 1000), 50, 1000
+VALIDATION_LEVELS, VALIDATION_SEED = (50, 99, 300), 2
+RESULTS = ROOT / "results" / "own_algorithms.jsonl"
+
+
+def declaration(name):
+    """The algorithm declared in examples/own/<name>.py."""
+    path = ROOT / "examples" / "own" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"own_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, ALGORITHMS[name])
+
+
+def run_dir(out, name, variant, seed):
+    return Path(out) / f"{name}-{variant}-{seed}"
+
+
+def train(args):
+    import nhc
+
+    for name in args.algorithms:
+        algorithm = declaration(name)
+        for variant in args.variants:
+            for seed in range(1, args.runs + 1):
+                d = run_dir(args.out, name, variant, seed)
+                if (d / "eval.json").exists():
+                    continue
+                if (d / "model.json").exists():
+                    model = nhc.load(d / "model.json", algorithm=algorithm)
+                elif (d / "checkpoint.json").exists():
+                    model = nhc.resume(d, algorithm=algorithm)
+                else:
+                    model = nhc.train(algorithm, seed=seed, out=d, variant=variant)
+                summary = json.loads((d / "summary.json").read_text())
+                tests = {}
+                for level in TEST_LEVELS:
+                    report = model.evaluate(level, samples=TEST_SAMPLES, seed=TEST_SEED)
+                    tests[str(level)] = report["solved"]
+                (d / "eval.json").write_text(json.dumps(tests) + "\n")
+                print(f"{name} {variant} seed {seed}: {summary['outcome']}, "
+                      f"{summary['learning_iterations']} learning iterations, solved at {tests}", flush=True)
+
+
+def gather(out):
+    """One line per finished run directory under `out`."""
+    lines = []
+    for name in ALGORITHMS:
+        for d in sorted(Path(out).glob(f"{name}-*-*"), key=lambda p: (p.name.rsplit("-", 1)[0], int(p.name.rsplit("-", 1)[1]))):
+            if not (d / "eval.json").exists():
+                continue
+            s = json.loads((d / "summary.json").read_text())
+            lines.append({
+                "algorithm": name, "variant": s["variant"], "seed": s["seed"], "outcome": s["outcome"],
+                "iterations": s["iterations"], "learning_iterations": s["learning_iterations"],
+                "last_level_learned": s["last_level_learned"], "last_level_solved": s["last_level_solved"],
+                "restarts": s["restarts"], "wall_seconds": round(s["wall_seconds"], 1),
+                "first_lineage": (s.get("lineages") or [{}])[0].get("learning_iterations"),
+                "solved": json.loads((d / "eval.json").read_text()), "dir": str(d.relative_to(ROOT)),
+            })
+    return lines
+
+
+def passes_validation(model):
+    return all(model.evaluate(level, samples=TEST_SAMPLES, seed=VALIDATION_SEED)["solved"] == TEST_SAMPLES
+               for level in VALIDATION_LEVELS)
+
+
+def pick(lines):
+    """models/own/<name>.json: the lowest full-NHC seed that finished and passes the validation."""
+    import nhc
+
+    picks = {}
+    for name in ALGORITHMS:
+        algorithm = declaration(name)
+        for line in sorted((l for l in lines if l["algorithm"] == name and l["variant"] == "nhc"
+                            and l["outcome"] == "solved"), key=lambda l: l["seed"]):
+            model = nhc.load(ROOT / line["dir"] / "model.json", algorithm=algorithm)
+            if passes_validation(model):
+                target = ROOT / "models" / "own" / f"{name}.json"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(ROOT / line["dir"] / "model.json", target)
+                picks[name] = line["seed"]
+                print(f"models/own/{name}.json <- seed {line['seed']}")
+                break
+        else:
+            print(f"{name}: no finished run passes the validation")
+    return picks
+
+
+def figure(name, path):
+    """The picked model's behaviour on sample 0 of level 5 (sample seed 1): memory locations
+    written and read per step, the operation and each head's read mode."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import nhc
+
+    algorithm = declaration(name)
+    model = nhc.load(ROOT / "models" / "own" / f"{name}.json", algorithm=algorithm)
+    t = model.trace(level=5, seed=1)
+    steps = t["step"]
+    heads = sorted({k.split("_")[0] for k in t if k.startswith("read") and k.endswith("_location")})
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True,
+                                      gridspec_kw={"height_ratios": [3, 1 + len(heads)]})
+    top.scatter(steps, t["write1_location"], marker="s", color="black", label="written")
+    for j, h in enumerate(heads):
+        top.scatter(steps, t[f"{h}_location"], s=14, label=f"read head {j + 1}")
+    top.set_ylabel("memory location")
+    top.legend(loc="upper left", fontsize=8)
+    rows = ["op"] + [f"head {j + 1} mode" for j in range(len(heads))]
+    colours = plt.get_cmap("tab10")
+    values = sorted(set(t["op"]) | {m[0] for h in heads for m in t[f"{h}_mode"]})
+    for r, column in enumerate([t["op"]] + [[m[0] for m in t[f"{h}_mode"]] for h in heads]):
+        for x, v in zip(steps, column):
+            bottom.add_patch(plt.Rectangle((x - 0.5, -r - 0.45), 1, 0.9, color=colours(values.index(v) % 10)))
+            bottom.text(x, -r, v, ha="center", va="center", fontsize=6)
+    bottom.set_yticks([-r for r in range(len(rows))], rows)
+    bottom.set_ylim(-len(rows) + 0.4, 0.6)
+    bottom.set_xlim(-0.5, len(steps) - 0.5)
+    bottom.set_xlabel("step")
+    fig.suptitle(f"{name}: the learned model on a level-5 sample ({len(steps)} steps)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def table(lines, picks=None):
+    """results/own_algorithms.md's text from the jsonl lines."""
+    out = ["# Three algorithms of our own, declared in Python", "",
+           "Redrawn by `.venv/bin/python scripts/own_algorithms.py report` from the run directories "
+           "(`scripts/own_algorithms.py train`; `report --table` from results/own_algorithms.jsonl "
+           "alone). Declarations: examples/own/. Training: the paper's protocol (levels 1–11, the "
+           "default config, seeds 1–15); test: levels 100, 500 and 1000, 50 samples of sample seed "
+           "1000; a run is perfect at a level when it solves all 50.", "",
+           "| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
+           "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+    keys = sorted({(l["algorithm"], l["variant"]) for l in lines},
+                  key=lambda k: (list(ALGORITHMS).index(k[0]), ["nhc", "nhc-anc", "nhc-prev"].index(k[1])))
+    for name, variant in keys:
+        runs = [l for l in lines if l["algorithm"] == name and l["variant"] == variant]
+        finished = [l for l in runs if l["outcome"] == "solved"]
+        its = sorted(l["learning_iterations"] for l in runs)
+        q = statistics.quantiles(its, n=4) if len(its) > 1 else [its[0]] * 3
+        perfect = [sum(l["solved"][str(v)] == TEST_SAMPLES for l in runs) for v in TEST_LEVELS]
+        out.append(f"| {name} | {variant} | {len(runs)} | {len(finished)} | {statistics.median(its):.0f} "
+                   f"({q[0]:.0f}–{q[2]:.0f}) | {statistics.median(l['restarts'] for l in runs):.0f} | "
+                   + " | ".join(str(p) for p in perfect) + " |")
+    out += ["", "Behaviour of the models in models/own/ (picked on validation samples, levels 50, 99 "
+            "and 300, sample seed 2), one level-5 sample each:", ""]
+    out += [f"![{name}](behaviour/own_{name}.svg)" for name in ALGORITHMS
+            if (ROOT / "results" / "behaviour" / f"own_{name}.svg").exists()]
+    return "\n".join(out) + "\n"
+
+
+def report(args):
+    if args.table:
+        lines = [json.loads(l) for l in RESULTS.read_text().splitlines() if l.strip()]
+    else:
+        lines = gather(args.out)
+        RESULTS.write_text("".join(json.dumps(l) + "\n" for l in lines))
+        pick(lines)
+        for name in ALGORITHMS:
+            if (ROOT / "models" / "own" / f"{name}.json").exists():
+                figure(name, ROOT / "results" / "behaviour" / f"own_{name}.svg")
+    (ROOT / "results" / "own_algorithms.md").write_text(table(lines))
+    print((ROOT / "results" / "own_algorithms.md").read_text())
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("command", choices=["train", "report"])
+    p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    p.add_argument("--variants", default="nhc")
+    p.add_argument("--out", default=str(ROOT / "runs" / "own"))
+    p.add_argument("--table", action="store_true")
+    args = p.parse_args()
+    args.algorithms = [a for a in args.algorithms.split(",") if a]
+    args.variants = [v for v in args.variants.split(",") if v]
+    unknown = [a for a in args.algorithms if a not in ALGORITHMS]
+    if unknown:
+        sys.exit(f"unknown algorithm(s) {', '.join(unknown)}; known: {', '.join(ALGORITHMS)}")
+    (train if args.command == "train" else report)(args)
+
+
+if __name__ == "__main__":
+    main()
