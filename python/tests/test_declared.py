@@ -306,3 +306,24 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
     (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
     r = run("check", "--algorithm", "mine:NOT_ONE")
     assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr
+
+
+def code_block_after(path, marker):
+    """The first ```python block after `marker` in a Markdown file."""
+    text = path.read_text()
+    start = text.index(marker)
+    match = re.search(r"```python\n(.*?)```", text[start:], re.S)
+    assert match, f"no python block after {marker!r} in {path}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("doc, marker", [
+    ("README.md", "An algorithm of one's own is declared"),
+    ("docs/OWN_ALGORITHM.md", "## The whole file"),
+])
+def test_the_documented_example_runs_as_printed(doc, marker, tmp_path, monkeypatch, capsys):
+    code = code_block_after(ROOT / doc, marker)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, doc, "exec"), {"__name__": "__main__"})
+    printed = capsys.readouterr().out.split()
+    assert printed and printed[-1] == "50", printed
