@@ -71,6 +71,53 @@ fn label(task: &dyn AnyTask) -> String {
     }
 }
 
+/// `iterations` training iterations of a fresh run (seed 1, default config) placed at each
+/// curriculum level 1–10 in turn: (iterations, model steps, seconds).
+fn timed_training(task: &'static dyn AnyTask, iterations: u64) -> Result<(u64, u64, f64)> {
+    let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
+    for level in 1..=10 {
+        let mut state = Trainer::new(task, Variant::Nhc, ValidConfig::paper(), 1)?.into_state();
+        state.curriculum.level = level;
+        let mut trainer = Trainer::from_state(task, state)?;
+        let start = Instant::now();
+        for _ in 0..iterations {
+            steps += trainer.step()?.steps;
+            n += 1;
+        }
+        secs += start.elapsed().as_secs_f64();
+    }
+    Ok((n, steps, secs))
+}
+
+/// What the declared path costs (`nhc bench --train --declared`): copy and sort built in and
+/// declared (nhc_tasks::declared::examples), timed alternately `repeat` times each as
+/// [`timed_training`] does; the fastest of each counts. The two run the same iterations (they
+/// train to the same θ).
+pub fn declared(iterations: u64, repeat: usize) -> Result<()> {
+    use nhc_tasks::declared::examples;
+    nhc_io::limits::at_most("--iterations", iterations, 1_000_000)?;
+    let pairs: [(&'static dyn AnyTask, &'static dyn AnyTask); 2] =
+        [(find("copy")?, &examples::COPY), (find("sort")?, &examples::SORT)];
+    crate::emit("| task | iterations | built in (s) | declared (s) | declared / built in |\n")?;
+    crate::emit("|---|---:|---:|---:|---:|\n")?;
+    for (built_in, own) in pairs {
+        let (mut best, mut best_own, mut n) = (f64::INFINITY, f64::INFINITY, 0);
+        for _ in 0..repeat {
+            let (k, _, secs) = timed_training(built_in, iterations)?;
+            best = best.min(secs);
+            let (_, _, secs) = timed_training(own, iterations)?;
+            best_own = best_own.min(secs);
+            n = k;
+        }
+        crate::emit(&format!(
+            "| {} | {n} | {best:.3} | {best_own:.3} | {:.3} |\n",
+            built_in.name(),
+            best_own / best
+        ))?;
+    }
+    Ok(())
+}
+
 /// Training throughput (`nhc bench --train`): for each task, a fresh run (seed 1, default config)
 /// is placed at curriculum level 1, 2, …, 10 in turn and `iterations` iterations are timed at
 /// each; prints iterations and model steps per second over all levels.
@@ -80,18 +127,7 @@ pub fn throughput(tasks: &[String], iterations: u64) -> Result<()> {
     crate::emit("| task | iterations | seconds | iterations/s | steps | steps/s |\n")?;
     crate::emit("|---|---:|---:|---:|---:|---:|\n")?;
     for task in tasks {
-        let (mut n, mut steps, mut secs) = (0u64, 0u64, 0.0f64);
-        for level in 1..=10 {
-            let mut state = Trainer::new(task, Variant::Nhc, ValidConfig::paper(), 1)?.into_state();
-            state.curriculum.level = level;
-            let mut trainer = Trainer::from_state(task, state)?;
-            let start = Instant::now();
-            for _ in 0..iterations {
-                steps += trainer.step()?.steps;
-                n += 1;
-            }
-            secs += start.elapsed().as_secs_f64();
-        }
+        let (n, steps, secs) = timed_training(task, iterations)?;
         crate::emit(&format!(
             "| {} | {n} | {secs:.2} | {:.1} | {steps} | {:.3e} |\n",
             task.name(),

@@ -308,6 +308,11 @@ enum Command {
         /// Iterations timed per level with `--train`.
         #[arg(long, default_value_t = 10)]
         iterations: u64,
+        /// With `--train`: copy and sort declared as one's own algorithms
+        /// (nhc_tasks::declared::examples) against the built-ins, alternating, `--repeat` times
+        /// each (the fastest counts); prints the ratio of their times.
+        #[arg(long, requires = "train")]
+        declared: bool,
     },
     /// The DNC trained by backpropagation, the baseline of Table 1 (needs a build with
     /// `--features dnc`).
@@ -408,6 +413,9 @@ fn real_main() -> Result<()> {
         }
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
         Command::Report { .. } => bail!("give --out FILE to compare several sweeps"),
+        Command::Bench { train: true, declared: true, iterations, repeat, .. } => {
+            bench::declared(iterations, repeat.max(1))
+        }
         Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
         Command::Bench { tasks, level: typed, repeat, .. } => {
             bench::bench(&tasks, level(typed)?, repeat.max(1))

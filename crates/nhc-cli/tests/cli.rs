@@ -857,3 +857,14 @@ fn bare_bench_is_short() {
     assert!(help.contains("`all`") && help.contains("copy, sort, addition, arithmetic and search"), "{help}");
     fails_with(&["bench", "--tasks", "all,copy"], "unknown task `all`");
 }
+
+/// `nhc bench --train --declared` times copy and sort built in and declared, side by side.
+#[test]
+fn bench_compares_declared_with_built_in_training() {
+    let out = nhc(&["bench", "--train", "--declared", "--iterations", "1", "--repeat", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = table.lines().skip(2).filter_map(|l| l.split('|').nth(1)).map(str::trim).collect();
+    assert_eq!(rows, ["copy", "sort"], "{table}");
+    fails_with(&["bench", "--declared"], "--train");
+}

@@ -9,6 +9,8 @@
 //! number of times (paper, Supplementary: the copy family stops after its marks, sort after its
 //! outputs). The answer is the `d_out` of every output-phase step of the output operation.
 
+pub mod examples;
+
 use crate::{Algorithm, InputError, SampleRng, Task, flag};
 use nhc_model::{Config, DataModules, Policy, Signals, Trace};
 use serde::de::DeserializeOwned;
