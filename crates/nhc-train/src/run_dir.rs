@@ -139,7 +139,18 @@ pub fn resume_on(
     task: &'static dyn AnyTask,
     observer: &mut dyn Observer,
 ) -> Result<Outcome, RunDirError> {
-    resume_from(dir, observer, &|t| t, Some(task))
+    resume_from(dir, observer, &|t| t, Some((task, false)))
+}
+
+/// [`resume_on`] after the declaration changed (e.g. a function fixed after it raised): the
+/// checkpoint must be of an algorithm of `task`'s name, and the run goes on under `task`'s
+/// declaration, whose digest it records from then on.
+pub fn resume_redeclared(
+    dir: &Path,
+    task: &'static dyn AnyTask,
+    observer: &mut dyn Observer,
+) -> Result<Outcome, RunDirError> {
+    resume_from(dir, observer, &|t| t, Some((task, true)))
 }
 
 /// [`resume`], with the trainer made from the checkpoint passed through `prepare` first (e.g.
@@ -156,17 +167,22 @@ fn resume_from(
     dir: &Path,
     observer: &mut dyn Observer,
     prepare: &dyn Fn(Trainer) -> Trainer,
-    task: Option<&'static dyn AnyTask>,
+    task: Option<(&'static dyn AnyTask, bool)>,
 ) -> Result<Outcome, RunDirError> {
     let path = dir.join("checkpoint.json");
     if !path.exists() {
         return Err(RunDirError::NotRunDir { dir: dir.into() });
     }
     let _lock = lock(dir)?;
-    let cp = read_checkpoint(&path)?;
+    let mut cp = read_checkpoint(&path)?;
     truncate_metrics(&dir.join("metrics.jsonl"), cp.state.iteration)?;
     let task = match task {
-        Some(task) => task,
+        Some((task, redeclared)) => {
+            if redeclared {
+                cp.state.digest = task.digest();
+            }
+            task
+        }
         None => nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?,
     };
     let trainer =

@@ -114,7 +114,7 @@ impl Observer for Watch {
 }
 
 #[test]
-fn a_declared_run_resumes_on_its_own_declaration_only() -> Result<(), Box<dyn std::error::Error>> {
+fn a_declared_run_resumes_on_its_own_declaration_or_when_redeclared() -> Result<(), Box<dyn std::error::Error>> {
     let a: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("a")))));
     let b: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("b")))));
     let tmp = tempfile::tempdir()?;
@@ -129,7 +129,14 @@ fn a_declared_run_resumes_on_its_own_declaration_only() -> Result<(), Box<dyn st
     let source = std::error::Error::source(&refused).map(|e| e.to_string()).unwrap_or_default();
     let text = format!("{refused}: {source}");
     assert!(text.contains("digest a") && text.contains("declaration's b"), "{text}");
-    let outcome = run_dir::resume_on(&dir, a, &mut Watch { stop: 9, discard: u64::MAX, iteration: 0 })?;
+    // Unless the declaration is said to have changed: the run goes on under it.
+    let outcome =
+        run_dir::resume_redeclared(&dir, b, &mut Watch { stop: 7, discard: u64::MAX, iteration: 0 })?;
+    assert!(matches!(outcome, Outcome::Stopped { iteration: 7 }), "{outcome:?}");
+    assert_eq!(run_dir::load_checkpoint(&dir)?.state.digest.as_deref(), Some("b"));
+    assert!(run_dir::resume_on(&dir, a, &mut Silent).is_err());
+    let outcome =
+        run_dir::resume_redeclared(&dir, a, &mut Watch { stop: 9, discard: u64::MAX, iteration: 0 })?;
     assert!(matches!(outcome, Outcome::Stopped { iteration: 9 }), "{outcome:?}");
 
     // A discarded iteration leaves the checkpoint as it was.
