@@ -5,10 +5,11 @@ Models and tasks: `tasks()`, `load(path)`, `scripted(task)`, `sample(task, level
 Training: `train(task, seed, ...)` and `resume(out)`, bit-identical to `nhc train`; `sweep(tasks,
 out, ...)`, many runs each evaluated at the test levels, as `nhc sweep`.
 The user's own data modules: `Order` (sort with a Python comparison) and `World` (search and
-plan in a Python world).
+plan in a Python world); `train(task, seed, domain=...)` trains a built-in algorithm on them.
 An algorithm of one's own: `Algorithm` (its operations, sampler, Input, program and reference in
-Python), `check(algorithm)`, then `train(algorithm, seed)` and `load(path, algorithm=...)`;
-`Rng` is the generator its sampler draws from. `python -m nhc` trains, resumes, evaluates and
+Python), `check(algorithm)`, then `train(algorithm, seed)`, `sweep([algorithm, ...], out)`,
+`sample(algorithm, level)` and `load(path, algorithm=...)`; `Rng` is the generator its sampler
+draws from. `python -m nhc` trains, resumes, evaluates and
 checks one from the command line.
 Errors: `ValueError` for bad requests, `FileNotFoundError`, `ModelError` for a model file that
 does not load.

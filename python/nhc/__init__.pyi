@@ -77,7 +77,8 @@ Compare = Callable[[Any, Any], float]
 Variant = Literal["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"]
 
 class Order:
-    """Sort's data modules in Python: compare(a, b) is negative, zero or positive, like `cmp`."""
+    """Sort's data modules in Python: compare(a, b) is negative, zero or positive, like `cmp`;
+    sampler(level, rng) draws level + 1 objects for `Model.evaluate` and for training."""
 
     def __init__(
         self,
@@ -87,7 +88,8 @@ class Order:
     ) -> None: ...
 
 class World:
-    """Search's and plan's data modules in Python: four actions, apply, applicable, equal."""
+    """Search's and plan's data modules in Python: four actions, apply, applicable, equal;
+    random_state(rng) draws start states for `Model.evaluate` and for training."""
 
     def __init__(
         self,
@@ -118,7 +120,8 @@ class Model:
     @property
     def variant(self) -> Variant: ...
     @property
-    def domain(self) -> str: ...
+    def domain(self) -> str:
+        """The domain the model was trained on ("python": the user's `Order` or `World`)."""
     @property
     def is_scripted(self) -> bool: ...
     @property
@@ -182,8 +185,11 @@ def load(path: StrPath, algorithm: Algorithm | None = None) -> Model:
 def scripted(task: str) -> Model:
     """The hand-written solution of `task`'s algorithm, as a model."""
 
-def sample(task: str, level: int, seed: int = 0, index: int = 0, domain: str | None = None) -> tuple[Any, Any]:
-    """Sample `index` of an evaluation at `level` under `seed`: (input, reference answer)."""
+def sample(
+    task: str | Algorithm, level: int, seed: int = 0, index: int = 0, domain: str | None = None
+) -> tuple[Any, Any]:
+    """Sample `index` of an evaluation at `level` under `seed`: (input, reference answer); of a
+    declared algorithm, its sample as its sampler made it and its reference (a list of words)."""
 
 def train(
     task: str | Algorithm,
@@ -192,15 +198,20 @@ def train(
     out: StrPath | None = None,
     callback: Callable[[IterationRecord], object] | None = None,
     variant: Variant = "nhc",
+    domain: str | Order | World | None = None,
 ) -> Model:
-    """Trains `task` from scratch (as `nhc train`) and returns the model."""
+    """Trains `task` from scratch (as `nhc train`) and returns the model; `domain`: a domain name,
+    or the user's data modules (an `Order` with a sampler for sort, a `World` with random_state
+    for search, plan, search+ and plan+), which the model then runs on by default."""
 
 def resume(
     out: StrPath,
     callback: Callable[[IterationRecord], object] | None = None,
     algorithm: Algorithm | None = None,
+    domain: Order | World | None = None,
 ) -> Model:
-    """Continues the run in `out` from its last checkpoint and returns the model."""
+    """Continues the run in `out` from its last checkpoint and returns the model (a declared
+    algorithm's run with its `algorithm`, a run on the user's data modules with its `domain`)."""
 
 class RunSummary(TypedDict):
     """A run's summary.json."""
@@ -232,7 +243,7 @@ class SweepLine(TypedDict):
     curve: dict[str, list[float]] | None  # the learning curve the figures of `nhc report` need
 
 def sweep(
-    tasks: str | Sequence[str],
+    tasks: str | Algorithm | Sequence[str | Algorithm],
     out: StrPath,
     runs: int = 15,
     config: dict[str, Any] | StrPath | None = None,
@@ -243,4 +254,5 @@ def sweep(
     eval_seed: int = 1000,
     callback: Callable[[SweepLine], object] | None = None,
 ) -> list[SweepLine]:
-    """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl."""
+    """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl.
+    Declared algorithms (`Algorithm`) may be among the tasks: their runs are out/NAME-SEED too."""

@@ -1,7 +1,8 @@
 """Algorithms of one's own declared in Python (`nhc.Algorithm`): copy and sort re-declared from the
-paper's description (examples/own_algorithms.py) train to the built-ins' θ bit for bit and
-evaluate identically; `nhc.check` catches broken declarations; a failing user function stops
-training with the user's exception and leaves a run directory that resumes."""
+paper's description (examples/own_algorithms.py) train to the built-ins' θ bit for bit, evaluate
+identically and sweep to the built-ins' sweep lines; `nhc.check` catches broken declarations; a
+failing user function stops training (or a sweep) with the user's exception, a note naming the
+model step where an ALU function raised, and leaves a run directory that resumes."""
 
 import importlib.util
 import json
@@ -231,6 +232,7 @@ def test_a_failing_alu_stops_training_and_the_run_resumes_once_it_is_fixed(tmp_p
     assert any(entry.name == "alu" for entry in e.traceback)  # the user's own frame
     notes = "\n".join(e.value.__notes__)
     assert "ALU operation" in notes and "flaky-sort" in notes and "nhc.resume" in notes
+    assert re.search(r"raised at model step \d+ of a sample of level \d+", notes), notes
     checkpoint = json.loads((tmp_path / "checkpoint.json").read_text())
     lines = (tmp_path / "metrics.jsonl").read_text().splitlines()
     assert not (tmp_path / "model.json").exists()
@@ -327,3 +329,143 @@ def test_the_documented_example_runs_as_printed(doc, marker, tmp_path, monkeypat
     exec(compile(code, doc, "exec"), {"__name__": "__main__"})
     printed = capsys.readouterr().out.split()
     assert printed and printed[-1] == "50", printed
+
+
+def test_a_declared_sample_is_the_built_ins():
+    assert nhc.sample(own.SORT, 5, seed=3, index=1) == nhc.sample("sort", 5, seed=3, index=1)
+    sample, reference = nhc.sample(own.COPY, 7, seed=2)
+    assert len(sample) == 7 and reference == sample
+    with pytest.raises(ValueError, match="no domain"):
+        nhc.sample(own.SORT, 5, domain="bytes")
+
+
+# ALU functions that raise on a read of 200 or more while TRIGGER["on"]: a new declaration each
+# time (the same digest), so that no ALU result is cached yet.
+TRIGGER = {"on": False}
+
+
+def picky(op):
+    def alu(candidate, walker):
+        if TRIGGER["on"] and max(candidate, walker) >= 200:
+            raise LookupError(f"no {max(candidate, walker)} today")
+        cmp = candidate <= walker
+        return candidate, [cmp, 1 - cmp, op == "S", op == "O"]
+
+    return alu
+
+
+def picky_sort():
+    return nhc.Algorithm(
+        "picky-sort",
+        {"C": picky("C"), "S": picky("S"), "O": picky("O")},
+        heads=2,
+        feedback=4,
+        free_gates=False,
+        sample=lambda level, rng: [rng.integers(0, 256) for _ in range(level + 1)],
+        program=own.sort_program,
+        reference=sorted,
+        output="O",
+        stop=("O", len),
+        empty=0,
+    )
+
+
+def first_step_reading_200(trace):
+    """The first step of a trace whose ALU got a word of 200 or more."""
+    reads = zip(trace["read1_data"], trace["read2_data"])
+    return next(int(step) for step, (a, b) in zip(trace["step"], reads) if max(int(a), int(b)) >= 200)
+
+
+def test_alu_errors_name_the_model_step_of_their_run(tmp_path):
+    model = nhc.train(picky_sort(), 1, config={**QUICK, "max_iterations": 300})
+    model.save(tmp_path / "picky.json")
+    xs = [5, 250, 3, 9, 120]
+    TRIGGER["on"] = True
+    try:
+        with pytest.raises(LookupError) as run:
+            nhc.load(tmp_path / "picky.json", algorithm=picky_sort()).run(xs)
+        with pytest.raises(LookupError) as evaluation:
+            nhc.load(tmp_path / "picky.json", algorithm=picky_sort()).evaluate(5, 10, seed=3)
+    finally:
+        TRIGGER["on"] = False
+    notes = "\n".join(run.value.__notes__)
+    assert "ALU operation 'C'" in notes or "ALU operation 'S'" in notes or "ALU operation 'O'" in notes
+    step = int(re.search(r"raised at model step (\d+) of the input", notes).group(1))
+    assert step == first_step_reading_200(model.trace(xs))  # the trace shows the same run
+    notes = "\n".join(evaluation.value.__notes__)
+    found = re.search(r"raised at model step (\d+) of sample (\d+) of level 5", notes)
+    assert found, notes
+    step, index = int(found.group(1)), int(found.group(2))
+    assert step == first_step_reading_200(model.trace(level=5, seed=3, index=index))
+
+
+def sweep_line(line):
+    """A sweep line without what differs between two sweeps of the same runs: wall times, the
+    directory and the domain (a declared algorithm's is `own`)."""
+    line = json.loads(json.dumps(line))
+    del line["dir"]
+    for key in ("wall_seconds", "steps_per_second", "domain"):
+        del line["summary"][key]
+    for report in line["eval"].values():
+        del report["seconds"], report["domain"]
+    return line
+
+
+SWEEP = {"runs": 2, "config": {**QUICK, "max_iterations": 300}, "levels": [5, 20], "samples": 10}
+
+
+def test_a_sweep_with_a_declared_algorithm_gives_the_built_ins_lines(tmp_path):
+    built_in = nhc.sweep(["copy", "reverse"], tmp_path / "built-in", jobs=1, **SWEEP)
+    seen = []
+    mixed = nhc.sweep([own.COPY, "reverse"], tmp_path / "mixed", jobs=2, callback=seen.append, **SWEEP)
+    assert [sweep_line(x) for x in mixed] == [sweep_line(x) for x in built_in]
+    assert [(x["summary"]["task"], x["summary"]["domain"], x["summary"]["seed"]) for x in mixed] == [
+        ("copy", "own", 1), ("copy", "own", 2), ("reverse", "binary", 1), ("reverse", "binary", 2)]
+    assert mixed[0]["dir"] == str(tmp_path / "mixed" / "copy-1") and mixed[0]["curve"]
+    assert sorted(x["dir"] for x in seen) == sorted(x["dir"] for x in mixed)
+    written = [json.loads(line) for line in (tmp_path / "mixed" / "sweep.jsonl").read_text().splitlines()]
+    assert written == mixed
+    # Finished runs are kept: the same call trains and evaluates nothing.
+    metrics = (tmp_path / "mixed" / "copy-1" / "metrics.jsonl").read_bytes()
+    assert nhc.sweep([own.COPY, "reverse"], tmp_path / "mixed", **SWEEP) == mixed
+    assert (tmp_path / "mixed" / "copy-1" / "metrics.jsonl").read_bytes() == metrics
+    model = nhc.load(tmp_path / "mixed" / "copy-2" / "model.json", algorithm=own.COPY)
+    assert model.evaluate(20, 10, seed=1000)["solved"] == mixed[1]["eval"]["20"]["solved"]
+    with pytest.raises(ValueError, match="two tasks of the sweep are named `copy`"):
+        nhc.sweep([own.COPY, "copy"], tmp_path / "clash", **SWEEP)
+    with pytest.raises(TypeError, match="nhc.Algorithm"):
+        nhc.sweep([own.COPY, 3], tmp_path / "wrong", **SWEEP)
+
+
+# A copy whose sampler fails at level 2 and beyond while BROKEN["on"] (the cheap checks draw
+# levels 1 to 3, so it is switched on once the sweep runs).
+BROKEN = {"on": False}
+
+
+def fragile_sample(level, rng):
+    if BROKEN["on"] and level >= 2:
+        raise ConnectionError("the sample store is away")
+    return [rng.integers(0, 64) for _ in range(level)]
+
+
+def test_a_failing_function_stops_a_declared_sweep_and_the_same_call_continues_it(tmp_path):
+    fragile = copy_like(sample=fragile_sample)
+    args = {**SWEEP, "jobs": 1, "levels": [5]}
+
+    def break_after_the_first_run(line):
+        BROKEN["on"] = True
+
+    try:
+        with pytest.raises(ConnectionError) as e:
+            nhc.sweep(fragile, tmp_path / "stopped", callback=break_after_the_first_run, **args)
+    finally:
+        BROKEN["on"] = False
+    notes = "\n".join(e.value.__notes__)
+    assert "run copy-like seed 2 of the sweep" in notes and "the same call continues it" in notes
+    assert (tmp_path / "stopped" / "copy-like-1" / "summary.json").exists()
+    assert (tmp_path / "stopped" / "copy-like-2" / "checkpoint.json").exists()
+    assert not (tmp_path / "stopped" / "copy-like-2" / "model.json").exists()
+    assert not (tmp_path / "stopped" / "sweep.jsonl").exists()
+    resumed = nhc.sweep(fragile, tmp_path / "stopped", **args)
+    whole = nhc.sweep(fragile, tmp_path / "whole", **args)
+    assert [sweep_line(x) for x in resumed] == [sweep_line(x) for x in whole]

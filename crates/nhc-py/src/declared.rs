@@ -1,6 +1,8 @@
 //! Algorithms declared in Python (`nhc.Algorithm`, python/nhc/algorithm.py) as the core's
-//! [`Declared`] (crates/nhc-tasks/src/declared.rs): `Entry(Own(PyDeclared))` is an `AnyTask` that
-//! trains, evaluates, traces and runs by the code every built-in task runs by.
+//! [`Declared`] (crates/nhc-tasks/src/declared): `Entry(Stepping(Own(PyDeclared)))` ([`DeclaredTask`]) is
+//! an `AnyTask` that trains, evaluates, traces and runs by the code every built-in task runs by;
+//! [`Stepping`] only tells the notes on an ALU function's exception at which model step of which
+//! sample it was raised.
 //!
 //! A data word is a [`Word`] (None, bool, 64-bit int, str, or a list of words: hashable and exact),
 //! a sample the JSON form of the Python sample. The Python class normalises what the user's
@@ -19,7 +21,8 @@
 //! once), and the exception is raised when the request returns.
 
 use crate::convert::{to_json, to_py};
-use crate::errors::value_error;
+use crate::errors::{value_error, with_note};
+use crate::steps::{Stepping, run_note};
 use crate::user::{Calls, repr};
 use nhc_model::Trace;
 use nhc_tasks::any_task::{AnyTask, Entry};
@@ -240,6 +243,9 @@ struct Inner {
     task: OnceLock<&'static dyn AnyTask>,
 }
 
+/// A declared algorithm as a task: its runs say where they are.
+pub type DeclaredTask = Entry<Stepping<Own<PyDeclared>>>;
+
 /// An `nhc.Algorithm` as the core's [`Declared`], for one request (its [`Calls`]). Clones share
 /// the declaration and the request.
 #[derive(Clone)]
@@ -344,18 +350,18 @@ impl PyDeclared {
 
     /// The declaration as a task (one per declaration): a model's name, config and file.
     pub fn task(&self) -> &'static dyn AnyTask {
-        *self.inner.task.get_or_init(|| Box::leak(Box::new(Entry(Own(self.request())))))
+        *self.inner.task.get_or_init(|| Box::leak(Box::new(self.request().entry())))
     }
 
     /// This request as a task that lives as long as the process: the trainer takes `'static`
     /// tasks (one small allocation per training run).
     pub fn leak(&self) -> &'static dyn AnyTask {
-        Box::leak(Box::new(Entry(Own(self.clone()))))
+        Box::leak(Box::new(self.entry()))
     }
 
     /// This request as a task, for one run, trace or evaluation.
-    pub fn entry(&self) -> Entry<Own<PyDeclared>> {
-        Entry(Own(self.clone()))
+    pub fn entry(&self) -> DeclaredTask {
+        Entry(Stepping::new(Own(self.clone())))
     }
 
     pub fn name(&self) -> &'static str {
@@ -405,6 +411,31 @@ impl PyDeclared {
                 None
             }
         })
+    }
+
+    /// `_alu(op, reads)`: the output word and the feedback.
+    fn call_alu(
+        &self,
+        py: Python<'_>,
+        obj: &Bound<'_, PyAny>,
+        op: usize,
+        reads: &[Word],
+    ) -> PyResult<(Word, Box<[f32]>)> {
+        let name = self.inner.algorithm.ops.get(op).copied().unwrap_or("?");
+        let args = reads.iter().map(|w| self.word_to_py(py, w)).collect::<PyResult<Vec<_>>>()?;
+        let r = obj.call_method1(intern!(py, "_alu"), (op, PyTuple::new(py, args)?))?;
+        let (out, f): (Bound<'_, PyAny>, Option<Vec<f32>>) = r.extract()?;
+        let f = f.unwrap_or_default();
+        if f.len() != self.inner.feedback {
+            return Err(PyValueError::new_err(format!(
+                "ALU operation `{name}` gave {} feedback numbers, the algorithm has feedback={}",
+                f.len(),
+                self.inner.feedback
+            )));
+        }
+        let out =
+            self.word(&out).map_err(|e| not_a_word(format!("the output of ALU operation `{name}`"), e))?;
+        Ok((out, f.into_boxed_slice()))
     }
 
     /// The Input of a failed request: no words, and the output phase stops at once.
@@ -625,23 +656,12 @@ impl Declared for PyDeclared {
             set(feedback, f);
             return out.clone();
         }
-        let name = self.inner.algorithm.ops[op];
+        // Raised during a run: the note names the model step and the sample.
         let result = self.call(|py, obj| {
-            let args = reads.iter().map(|w| self.word_to_py(py, w)).collect::<PyResult<Vec<_>>>()?;
-            let r = obj.call_method1(intern!(py, "_alu"), (op, PyTuple::new(py, args)?))?;
-            let (out, f): (Bound<'_, PyAny>, Option<Vec<f32>>) = r.extract()?;
-            let f = f.unwrap_or_default();
-            if f.len() != self.inner.feedback {
-                return Err(PyValueError::new_err(format!(
-                    "ALU operation `{name}` gave {} feedback numbers, the algorithm has feedback={}",
-                    f.len(),
-                    self.inner.feedback
-                )));
-            }
-            let out = self
-                .word(&out)
-                .map_err(|e| not_a_word(format!("the output of ALU operation `{name}`"), e))?;
-            Ok((out, f.into_boxed_slice()))
+            self.call_alu(py, obj, op, reads).map_err(|e| match run_note() {
+                Some(at) => with_note(py, e, &format!("raised {at}")),
+                None => e,
+            })
         });
         let Some((out, f)) = result else { return Word::default() };
         set(feedback, &f);
@@ -705,10 +725,15 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 
 /// Runs `job` (a run, trace or evaluation of a declared algorithm) without the GIL, on [`pool`].
 pub fn detached<R: Send>(py: Python<'_>, job: impl FnOnce() -> R + Send) -> R {
-    py.detach(|| match pool() {
+    py.detach(|| install(job))
+}
+
+/// Runs `job` on [`pool`] from a thread that does not hold the GIL (a sweep's job).
+pub fn install<R: Send>(job: impl FnOnce() -> R + Send) -> R {
+    match pool() {
         Some(pool) => pool.install(job),
         None => job(),
-    })
+    }
 }
 
 /// A KeyboardInterrupt that the main thread caught while a job ran on [`pool`] (Python sees
@@ -719,6 +744,10 @@ pub struct Interrupt(Mutex<Option<PyErr>>);
 impl Interrupt {
     pub fn take(&self) -> Option<PyErr> {
         lock(&self.0).take()
+    }
+    /// Keeps `e` for the job.
+    pub fn put(&self, e: PyErr) {
+        *lock(&self.0) = Some(e);
     }
 }
 
@@ -742,7 +771,7 @@ pub fn watched<R: Send>(
                 Ok(result) => return Ok(result),
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
-                        *lock(&interrupt.0) = Some(e);
+                        interrupt.put(e);
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {

@@ -8,6 +8,8 @@
 //!   plan), as tasks of the registry's algorithms;
 //! - [`declared`]: algorithms of one's own declared in Python (`nhc.Algorithm`), as the core's
 //!   declared algorithms, with `nhc.Rng` for their samplers;
+//! - [`steps`]: where the core is when it calls the user's functions (drawing a sample, at a
+//!   model step), for the notes on their exceptions;
 //! - [`convert`]: JSON values and trace rows as Python objects and NumPy columns;
 //! - [`errors`]: every error as a Python exception.
 
@@ -15,6 +17,7 @@ pub mod convert;
 pub mod declared;
 pub mod errors;
 pub mod model;
+pub mod steps;
 pub mod sweep;
 pub mod train;
 pub mod user;

@@ -3,31 +3,29 @@
 //! ([`crate::user`]) or a declared algorithm ([`crate::declared`]), all through the core's
 //! [`AnyTask`]. Built-in domains run without the GIL, evaluations in parallel; the user's domains
 //! call Python as they run, so they run holding the GIL, and their evaluations run their samples
-//! one after another ([`on_one_thread`]). A declared algorithm runs without the GIL (its calls
+//! one after another ([`user::on_one_thread`]). A declared algorithm runs without the GIL (its calls
 //! into Python take it; its ALU results are cached), evaluations in parallel.
 
 use crate::convert::{to_json, to_py, trace_columns};
 use crate::declared::PyDeclared;
 use crate::errors::{model_error, task_error, value_error};
-use crate::user::{self, Calls, InPython, Order, World};
+use crate::steps::Indices;
+use crate::user::{self, Calls, InPython, Order, UserDomain, World};
 use nhc_model::{Variant, theta_len};
 use nhc_tasks::model::LearnedModel;
 use nhc_tasks::search_plan::SearchPlan;
 use nhc_tasks::sort::Sort;
-use nhc_tasks::{EvalReport, ModelFile, Own, TaskError};
+use nhc_tasks::{EvalReport, ModelFile, TaskError};
 use nhc_tasks::{
     any_task::{AnyTask, Entry, TraceSource},
     registry,
 };
 use numpy::PyArray1;
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::json;
 use std::path::PathBuf;
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// Every task: name, domains (training domain first), ALU operations and |θ| per model variant.
 #[pyfunction]
@@ -74,30 +72,75 @@ pub(crate) fn load_model(path: PathBuf, declared: Option<PyDeclared>) -> PyResul
         }
     };
     let learned = ModelFile::load(&path, task).map_err(model_error)?;
-    Ok(Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta: file.meta, declared })
+    // Its domain by default: the one it was trained on, when built in; one of the user's data
+    // modules ("python") is named only.
+    let (task, trained_on) = match registry::find_in(&file.algorithm, Some(&file.domain)) {
+        Ok(t) if declared.is_none() => (t, None),
+        _ if file.domain != task.domain() => (task, Some(file.domain)),
+        _ => (task, None),
+    };
+    Ok(Model {
+        task,
+        model: nhc_tasks::Model::Learned(Box::new(learned)),
+        meta: file.meta,
+        declared,
+        user: None,
+        trained_on,
+    })
 }
 
 /// The hand-written solution of `task`'s algorithm, as a model (the full NHC).
 #[pyfunction]
 pub fn scripted(task: &str) -> PyResult<Model> {
     let task = registry::find(task).map_err(task_error)?;
-    Ok(Model { task, model: nhc_tasks::Model::Scripted, meta: None, declared: None })
+    Ok(Model {
+        task,
+        model: nhc_tasks::Model::Scripted,
+        meta: None,
+        declared: None,
+        user: None,
+        trained_on: None,
+    })
 }
 
 /// Sample `index` of an evaluation of `task` at `level` under `seed` (the sample
 /// `Model.evaluate` and `nhc trace --level --seed --index` use): `(input, answer)`, the input in
 /// the form `Model.run` takes and the reference answer.
+///
+/// task: a task name, or an `nhc.Algorithm` (its sample as its sampler made it, and its
+/// reference, a list of words).
+/// domain: a domain name (not for an `nhc.Algorithm`: it has its own data).
 #[pyfunction]
 #[pyo3(signature = (task, level, seed=0, index=0, domain=None))]
 pub fn sample<'py>(
     py: Python<'py>,
-    task: &str,
+    task: &Bound<'py, PyAny>,
     level: usize,
     seed: u64,
     index: u64,
     domain: Option<&str>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let task = registry::find_in(task, domain).map_err(task_error)?;
+    if let Some(declared) = PyDeclared::of(task)? {
+        if domain.is_some() {
+            return Err(value_error(format!(
+                "`{}` is a declared algorithm: its samples are its own (no domain)",
+                declared.name()
+            )));
+        }
+        let declared = declared.request();
+        let task = declared.entry();
+        let drawn = crate::declared::detached(py, || task.sample(level, seed, index));
+        declared.calls().check()?;
+        let (input, answer) = drawn.map_err(task_error)?;
+        return Ok((to_py(py, &input)?, declared.answer(py, &answer)?));
+    }
+    let name: String = task.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "task must be a task name or an nhc.Algorithm, got {}",
+            user::repr(task)
+        ))
+    })?;
+    let task = registry::find_in(&name, domain).map_err(task_error)?;
     let (input, answer) = py.detach(|| task.sample(level, seed, index)).map_err(task_error)?;
     Ok((to_py(py, &input)?, to_py(py, &answer)?))
 }
@@ -105,12 +148,18 @@ pub fn sample<'py>(
 /// A model of one algorithm: learned θ under a variant, or the scripted solution.
 #[pyclass(module = "nhc", frozen)]
 pub struct Model {
-    /// The algorithm's training domain.
+    /// The algorithm on the domain it runs on by default: the one it was trained on, when built
+    /// in, else the algorithm's training domain.
     pub(crate) task: &'static dyn AnyTask,
     pub(crate) model: nhc_tasks::Model,
     pub(crate) meta: Option<serde_json::Value>,
     /// The declaration, for a model of a declared algorithm.
     pub(crate) declared: Option<PyDeclared>,
+    /// The user's data modules it was trained on, which it runs on by default.
+    pub(crate) user: Option<UserDomain>,
+    /// The domain its file records when `task` is not on it (a model trained on the user's data
+    /// modules, loaded from its file: "python").
+    pub(crate) trained_on: Option<String>,
 }
 
 /// A domain argument: a built-in domain's task, or the model's task on the user's data modules
@@ -120,7 +169,7 @@ enum Domain {
     Order(Entry<InPython<Sort<Order>>>),
     World(Entry<InPython<SearchPlan<World>>>),
     /// A declared algorithm, for one request.
-    Declared(Entry<Own<PyDeclared>>),
+    Declared(PyDeclared),
 }
 
 /// The first exception of the user's functions in a request, else `result` (an input refused
@@ -133,43 +182,6 @@ fn in_python<R>(calls: &Calls, result: Result<R, TaskError>) -> PyResult<R> {
     })
 }
 
-/// Runs `job` (an evaluation on the user's data modules) on the one thread of a pool of its own,
-/// so that the core's parallel loop runs the samples there one after another, in order: every
-/// call into Python needs the GIL, so more threads would only take turns holding it. That thread
-/// holds the GIL (Python lets other threads in while the user's functions run); this one waits
-/// without it and checks for Ctrl-C every 100 ms, which fails the request (`calls`), so that the
-/// job ends at once and KeyboardInterrupt is raised.
-fn on_one_thread<R: Send>(py: Python<'_>, calls: &Calls, job: impl FnOnce() -> R + Send) -> PyResult<R> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the evaluation's thread: {e}")))?;
-    let (tx, rx) = mpsc::channel();
-    // Waited on without the GIL, so shared with the closure that waits.
-    let (pool, rx) = (&pool, Mutex::new(rx));
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            let result = pool.install(|| Python::attach(|_| job()));
-            let _ = tx.send(result);
-        });
-        loop {
-            let wait =
-                || rx.lock().unwrap_or_else(PoisonError::into_inner).recv_timeout(Duration::from_millis(100));
-            match py.detach(wait) {
-                Ok(result) => return Ok(result),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        calls.fail(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err("the evaluation ended without a result"));
-                }
-            }
-        }
-    })
-}
-
 impl Model {
     pub(crate) fn learned(
         task: &'static dyn AnyTask,
@@ -177,26 +189,54 @@ impl Model {
         meta: Option<serde_json::Value>,
         declared: Option<PyDeclared>,
     ) -> Model {
-        Model { task, model: nhc_tasks::Model::Learned(Box::new(learned)), meta, declared }
+        Model {
+            task,
+            model: nhc_tasks::Model::Learned(Box::new(learned)),
+            meta,
+            declared,
+            user: None,
+            trained_on: None,
+        }
+    }
+
+    /// The model, trained on the user's data modules `user`, runs there by default.
+    pub(crate) fn on(self, user: Option<UserDomain>) -> Model {
+        Model { user, ..self }
+    }
+
+    /// The domain it was trained on.
+    fn trained_domain(&self) -> String {
+        match (&self.user, &self.trained_on) {
+            (Some(u), _) => u.name().to_string(),
+            (None, Some(d)) => d.clone(),
+            (None, None) => self.task.domain().to_string(),
+        }
     }
 
     fn name(&self) -> &'static str {
         self.task.name()
     }
 
-    /// `None`: the training domain; a name: that domain; an `Order` or `World`: the user's.
+    /// `None`: the domain it was trained on (the user's data modules it was trained on, else a
+    /// built-in domain); a name: that domain; an `Order` or `World`: the user's.
     fn domain_arg(&self, domain: Option<&Bound<'_, PyAny>>) -> PyResult<Domain> {
         let domain = domain.filter(|d| !d.is_none());
         if let Some(declared) = &self.declared {
             return match domain {
-                None => Ok(Domain::Declared(declared.request().entry())),
+                None => Ok(Domain::Declared(declared.request())),
                 Some(_) => Err(value_error(format!(
                     "`{}` is a declared algorithm: it runs on its own data only (no domain)",
                     self.name()
                 ))),
             };
         }
-        let Some(d) = domain else { return Ok(Domain::Named(self.task)) };
+        let Some(d) = domain else {
+            return match &self.user {
+                Some(UserDomain::Order(order)) => self.order(order),
+                Some(UserDomain::World(world)) => self.world(world).map(Domain::World),
+                None => Ok(Domain::Named(self.task)),
+            };
+        };
         if let Ok(name) = d.extract::<String>() {
             return registry::find_in(self.name(), Some(&name)).map(Domain::Named).map_err(task_error);
         }
@@ -206,9 +246,7 @@ impl Model {
         if let Ok(world) = d.extract::<World>() {
             return self.world(&world).map(Domain::World);
         }
-        Err(pyo3::exceptions::PyTypeError::new_err(
-            "domain must be a domain name, an nhc.Order or an nhc.World",
-        ))
+        Err(PyTypeError::new_err("domain must be a domain name, an nhc.Order or an nhc.World"))
     }
 
     /// The model's task on a Python order.
@@ -224,7 +262,7 @@ impl Model {
     }
 
     /// The model's evaluation on the user's data modules: the core's own ([`AnyTask::evaluate`]),
-    /// its samples drawn by the user's sampler one after another ([`on_one_thread`]).
+    /// its samples drawn by the user's sampler one after another ([`user::on_one_thread`]).
     fn evaluate_in_python<T: user::Neutral>(
         &self,
         py: Python<'_>,
@@ -233,7 +271,8 @@ impl Model {
     ) -> PyResult<EvalReport> {
         let task = Entry(task.0.evaluating(level, samples, seed));
         let calls = task.0.calls();
-        let report = on_one_thread(py, calls, || task.evaluate(&self.model, level, samples, seed))?;
+        let report =
+            user::on_one_thread(py, &|e| calls.fail(e), || task.evaluate(&self.model, level, samples, seed))?;
         in_python(calls, report)
     }
 
@@ -245,10 +284,16 @@ impl Model {
         applicable: Option<&Bound<'_, PyAny>>,
         equal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<World> {
-        match (world, functions) {
-            (Some(w), (None, None)) => Ok(w),
-            (None, (Some(actions), Some(apply))) => World::new(actions, apply, applicable, equal, None),
-            _ => Err(pyo3::exceptions::PyTypeError::new_err(
+        // A model trained in a Python world plans there unless given another.
+        let trained_in = match &self.user {
+            Some(UserDomain::World(w)) => Some(w),
+            _ => None,
+        };
+        match (world, functions, trained_in) {
+            (Some(w), (None, None), _) => Ok(w),
+            (None, (Some(actions), Some(apply)), _) => World::new(actions, apply, applicable, equal, None),
+            (None, (None, None), Some(w)) if applicable.is_none() && equal.is_none() => Ok(w.clone()),
+            _ => Err(PyTypeError::new_err(
                 "give either actions and apply (and optionally applicable, equal), or world=nhc.World(…)",
             )),
         }
@@ -317,10 +362,10 @@ impl Model {
         self.model.variant().to_string()
     }
 
-    /// The domain the algorithm was trained on.
+    /// The domain the model was trained on ("python" for the user's data modules).
     #[getter]
-    fn domain(&self) -> &'static str {
-        self.task.domain()
+    fn domain(&self) -> String {
+        self.trained_domain()
     }
 
     /// Whether this is the hand-written solution rather than learned θ.
@@ -364,7 +409,9 @@ impl Model {
         let nhc_tasks::Model::Learned(m) = &self.model else {
             return Err(value_error("the scripted solution has no model file"));
         };
-        ModelFile::new(self.task, m, self.meta.clone()).save(&path).map_err(model_error)
+        let mut file = ModelFile::new(self.task, m, self.meta.clone());
+        file.domain = self.trained_domain();
+        file.save(&path).map_err(model_error)
     }
 
     /// The model's answer to `input`, as Python values.
@@ -372,7 +419,8 @@ impl Model {
     /// input: as `nhc run --input` takes it (lists of numbers, {"a": …, "b": …}, a postfix
     /// string, {"start": map, "goal": map}); for a sort with `compare`, any Python objects; for
     /// a declared algorithm, a sample as its sampler makes them (the answer is its list of words).
-    /// domain: a domain name (default: the training domain) or an `nhc.Order`.
+    /// domain: a domain name or an `nhc.Order` (default: the domain the model was trained on: the
+    /// `nhc.Order` of `nhc.train(..., domain=order)`, else a built-in domain).
     /// compare(a, b): sort with this comparison (negative, zero or positive, like `cmp`).
     /// report: return {"output", "expected", "correct", "steps"} instead of the answer.
     #[pyo3(signature = (input, domain=None, compare=None, report=false))]
@@ -412,9 +460,9 @@ impl Model {
                 }
             }
             Domain::World(_) => Err(value_error("in a Python world, use Model.plan or Model.search")),
-            Domain::Declared(task) => {
+            Domain::Declared(declared) => {
                 let value = to_json(input)?;
-                let declared = &task.0.0;
+                let task = declared.entry();
                 let r = crate::declared::detached(py, || task.run(&self.model, &value));
                 declared.calls().check()?;
                 let r = r.map_err(task_error)?;
@@ -434,7 +482,8 @@ impl Model {
     /// actions: four hashable action names (the Bus's U, R, D, L, in this order).
     /// apply(state, action): the next state. applicable(state, action): whether the action
     /// changes the state (plan+; default apply(state, action) != state). equal(a, b): state
-    /// equality (default ==). Or pass world=nhc.World(…) instead of the functions.
+    /// equality (default ==). Or pass world=nhc.World(…) instead of the functions; a model
+    /// trained in an `nhc.World` (`nhc.train(..., domain=world)`) plans there without either.
     /// report: return {"output", "expected", "correct", "steps"}; "expected" is the plan of the
     /// breadth-first search the task defines, run on the same functions.
     #[pyo3(signature = (start, goal, actions=None, apply=None, applicable=None, equal=None, world=None, report=false))]
@@ -479,7 +528,8 @@ impl Model {
     /// solved, samples, steps, mean_fitness, seconds and the failed sample indices.
     ///
     /// domain: a domain name, or the user's `nhc.Order` (with a sampler) or `nhc.World` (with
-    /// random_state). A declared algorithm's samples come from its own sampler (no domain).
+    /// random_state); default: the domain the model was trained on. A declared algorithm's
+    /// samples come from its own sampler (no domain).
     #[pyo3(signature = (level, samples=50, seed=0, domain=None))]
     fn evaluate<'py>(
         &self,
@@ -499,9 +549,10 @@ impl Model {
             Domain::World(task) if task.0.task().world.has_sampler() => {
                 self.evaluate_in_python(py, task, (level, samples, seed))?
             }
-            Domain::Declared(task) => {
+            Domain::Declared(declared) => {
+                let task = Entry(declared.entry().0.drawing(Indices::of(level, samples, seed)));
                 let r = crate::declared::detached(py, || task.evaluate(&self.model, level, samples, seed));
-                task.0.0.calls().check()?;
+                declared.calls().check()?;
                 r.map_err(task_error)?
             }
             Domain::Order(_) => return Err(value_error("evaluate on an nhc.Order needs its sampler")),
@@ -542,14 +593,17 @@ impl Model {
                 };
                 py.detach(|| task.trace(&self.model, &source)).map_err(task_error)?
             }
-            (Domain::Declared(task), input, level) => {
-                let source = match (input, level) {
-                    (Some(i), _) => TraceSource::Input(to_json(i)?),
-                    (None, Some(level)) => TraceSource::Level { level, seed, index },
+            (Domain::Declared(declared), input, level) => {
+                let (task, source) = match (input, level) {
+                    (Some(i), _) => (declared.entry(), TraceSource::Input(to_json(i)?)),
+                    (None, Some(level)) => (
+                        Entry(declared.entry().0.drawing(Indices::one(level, seed, index))),
+                        TraceSource::Level { level, seed, index },
+                    ),
                     (None, None) => unreachable!("refused above"),
                 };
                 let r = crate::declared::detached(py, || task.trace(&self.model, &source));
-                task.0.0.calls().check()?;
+                declared.calls().check()?;
                 r.map_err(task_error)?
             }
             (Domain::Order(task), Some(input), None) => {

@@ -1,19 +1,39 @@
 //! `nhc.sweep`: the sweep of `nhc sweep` ([`nhc_train::sweep`]), driven from Python. The runs
 //! train on worker threads without the GIL; the callback sees each run's line when it is done,
 //! and Ctrl-C stops every run after a checkpoint, so the same call continues the sweep.
+//!
+//! A sweep with declared algorithms (`nhc.Algorithm`) among its tasks is driven here
+//! ([`sweep_declared`]), as [`nhc_train::sweep`] drives one of registry tasks (which finds its
+//! tasks by name only): the same run directories (`DIR/TASK-SEED`, [`run_dir`]), `eval.json`
+//! and `sweep.jsonl` lines, resumable the same way. A declared run trains and evaluates on the
+//! threads that call into Python cheaply ([`declared::install`]); the first failure of one of its
+//! functions discards that iteration (its directory stays at its last checkpoint), stops the
+//! sweep and is raised.
 
 use crate::convert::to_py;
+use crate::declared::{self, PyDeclared};
 use crate::errors::{task_error, value_error, with_note};
+use crate::steps::Indices;
+use crate::user::{Calls, repr};
+use nhc_io::limits;
+use nhc_io::write_atomic;
 use nhc_model::Variant;
-use nhc_train::MetricsLine;
-use nhc_train::sweep::{EVAL_SEED, LEVELS, SweepError, SweepLine, SweepObserver, SweepSpec};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use nhc_tasks::any_task::Entry;
+use nhc_tasks::{AnyTask, EvalReport, Model, registry};
+use nhc_train::run_dir::{self, Observer, Outcome};
+use nhc_train::sweep::{
+    self as core_sweep, EVAL_SEED, LEVELS, MAX_JOBS, MAX_RUNS, RunError, RunFailure, SweepError, SweepLine,
+    SweepObserver, SweepSpec,
+};
+use nhc_train::{MetricsLine, Trainer};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Calls the user's callback with each run's line; the first exception (the callback's, or
 /// Ctrl-C) stops the sweep and is raised when it returns.
@@ -57,17 +77,82 @@ impl SweepObserver for PySweepObserver {
     }
 }
 
-/// Task names: one name, `"all"`, or a list of names.
-fn task_names(tasks: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    if let Ok(name) = tasks.extract::<String>() {
-        return Ok(vec![name]);
+/// One task of a sweep with declared algorithms.
+enum SweepTask {
+    Registry(&'static dyn AnyTask),
+    Declared(PyDeclared),
+}
+
+impl SweepTask {
+    fn name(&self) -> &'static str {
+        match self {
+            SweepTask::Registry(t) => t.name(),
+            SweepTask::Declared(d) => d.name(),
+        }
     }
-    tasks.extract::<Vec<String>>().map_err(|_| {
+    /// The task a model file of its runs loads on.
+    fn task(&self) -> &'static dyn AnyTask {
+        match self {
+            SweepTask::Registry(t) => *t,
+            SweepTask::Declared(d) => d.task(),
+        }
+    }
+}
+
+/// The tasks argument: one name, `"all"`, an `nhc.Algorithm`, or a list of these. Names alone
+/// (`Err`) are the sweep of `nhc sweep`; with declared algorithms among them, the tasks (`Ok`;
+/// `"all"`: every registry task), whose names must differ (each names its runs' directories).
+fn sweep_tasks(py: Python<'_>, tasks: &Bound<'_, PyAny>) -> PyResult<Result<Vec<SweepTask>, Vec<String>>> {
+    let wrong = || {
         PyTypeError::new_err(format!(
-            "tasks must be a task name or a list of names, got {}",
-            tasks.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            "tasks must be a task name, an nhc.Algorithm, or a list of these, got {}",
+            repr(tasks)
         ))
-    })
+    };
+    if let Ok(name) = tasks.extract::<String>() {
+        return Ok(Err(vec![name]));
+    }
+    let items: Vec<Bound<'_, PyAny>> = match PyDeclared::of(tasks)? {
+        Some(_) => vec![tasks.clone()],
+        None => tasks.try_iter().map_err(|_| wrong())?.collect::<PyResult<_>>()?,
+    };
+    let mut declared = Vec::with_capacity(items.len());
+    for item in &items {
+        declared.push(PyDeclared::of(item)?);
+    }
+    if declared.iter().all(Option::is_none) {
+        return items
+            .iter()
+            .map(|t| t.extract::<String>().map_err(|_| wrong()))
+            .collect::<PyResult<_>>()
+            .map(Err);
+    }
+    let mut out = Vec::new();
+    for (item, declared) in items.iter().zip(declared) {
+        match declared {
+            Some(d) => {
+                d.quick_check(py)?;
+                out.push(SweepTask::Declared(d));
+            }
+            None => {
+                let name: String = item.extract().map_err(|_| wrong())?;
+                let names = if name == "all" { registry::names() } else { vec![name.as_str()] };
+                for name in names {
+                    out.push(SweepTask::Registry(registry::find(name).map_err(task_error)?));
+                }
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    if let Some(t) = out.iter().find(|t| !seen.insert(t.name())) {
+        return Err(PyValueError::new_err(format!(
+            "two tasks of the sweep are named `{}`: their runs would share directories ({}-1, …); \
+             give a declared algorithm a name of its own",
+            t.name(),
+            t.name()
+        )));
+    }
+    Ok(Ok(out))
 }
 
 /// A sweep that cannot start is a bad request (`ValueError`); runs that failed, or a file that
@@ -83,13 +168,259 @@ fn sweep_error(e: SweepError) -> PyErr {
     }
 }
 
+/// The memory limit divided among `jobs` runs evaluating at the same time, restored when dropped.
+struct MemoryShare(u64);
+
+impl MemoryShare {
+    fn new(jobs: usize) -> Self {
+        let limit = limits::memory_limit();
+        limits::set_memory_limit((limit / jobs as u64).max(1));
+        MemoryShare(limit)
+    }
+}
+
+impl Drop for MemoryShare {
+    fn drop(&mut self) {
+        limits::set_memory_limit(self.0);
+    }
+}
+
+/// A run's iterations, seen by the sweep's observer, which may stop the sweep; an iteration in
+/// which one of a declared algorithm's functions failed (`calls`) is discarded.
+struct RunWatch<'a> {
+    observer: &'a PySweepObserver,
+    calls: Option<Arc<Calls>>,
+}
+
+impl Observer for RunWatch<'_> {
+    fn iteration(&mut self, _: &MetricsLine) -> ControlFlow<()> {
+        self.observer.go_on()
+    }
+    fn discard(&mut self) -> bool {
+        self.calls.as_ref().is_some_and(|c| c.failed())
+    }
+}
+
+/// The sweep `spec` of `tasks`, some of them declared algorithms: as [`nhc_train::sweep`] runs
+/// one of registry tasks (checks first, the directory locked, the memory limit shared among the
+/// jobs, each run trained or resumed or skipped, then evaluated at the levels it lacks), writes
+/// `DIR/sweep.jsonl` and returns its lines. A declared algorithm's failing function stops the
+/// sweep, its exception kept by `observer`.
+fn sweep_declared(
+    spec: &SweepSpec,
+    tasks: &[SweepTask],
+    observer: &PySweepObserver,
+) -> Result<Vec<SweepLine>, SweepError> {
+    if spec.runs == 0 {
+        return Err(SweepError::NoRuns);
+    }
+    limits::at_most("the number of runs", spec.runs, MAX_RUNS)?;
+    limits::at_most("the number of jobs", spec.jobs as u64, MAX_JOBS)?;
+    if spec.samples == 0 {
+        return Err(SweepError::NoSamples);
+    }
+    limits::at_most("the number of samples", spec.samples as u64, limits::MAX_SAMPLES as u64)?;
+    if spec.levels.is_empty() {
+        return Err(SweepError::NoLevels);
+    }
+    for task in tasks {
+        for &level in &spec.levels {
+            task.task().check_level(level)?;
+        }
+    }
+    let runs: Vec<(&SweepTask, u64)> =
+        tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t, seed))).collect();
+    let _lock = nhc_train::lock::lock(&spec.out)?;
+    let jobs = spec.jobs.max(1);
+    let _memory = MemoryShare::new(jobs);
+    let next = AtomicUsize::new(0);
+    let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
+    let failures = Mutex::new(Vec::new());
+    let pool_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                // A registry run trains on a pool of one thread, as in `nhc sweep`.
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        if let Ok(mut slot) = pool_error.lock() {
+                            *slot = Some(e);
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&(task, seed)) = runs.get(k) else { return };
+                    if observer.go_on().is_break() {
+                        return;
+                    }
+                    match one(spec, task, seed, observer, &pool) {
+                        Ok(line) => {
+                            let _ = observer.finished(&line);
+                            if let Ok(mut slot) = lines[k].lock() {
+                                *slot = Some(line);
+                            }
+                        }
+                        Err(RunError::Stopped) => return,
+                        Err(error) => {
+                            let failure = RunFailure { task: task.name().to_string(), seed, error };
+                            if let Ok(mut v) = failures.lock() {
+                                v.push(failure);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = pool_error.into_inner().ok().flatten() {
+        return Err(SweepError::Pool(e));
+    }
+    let failures = failures.into_inner().unwrap_or_default();
+    if !failures.is_empty() {
+        return Err(SweepError::Runs(failures));
+    }
+    let lines: Vec<SweepLine> = lines.into_iter().filter_map(|l| l.into_inner().ok().flatten()).collect();
+    if observer.go_on().is_break() || lines.len() < runs.len() {
+        return Err(SweepError::Stopped);
+    }
+    let path = spec.out.join("sweep.jsonl");
+    let mut text = String::new();
+    for line in &lines {
+        let json = serde_json::to_string(line)
+            .map_err(|source| SweepError::Serialize { path: path.clone(), source })?;
+        text.push_str(&json);
+        text.push('\n');
+    }
+    write_atomic(&path, text.as_bytes()).map_err(|source| SweepError::Write { path, source })?;
+    Ok(lines)
+}
+
+/// Stops the sweep with the first failure of a declared algorithm's functions in the run `seed`
+/// of `task`, if one failed (`calls`): `Err(Stopped)`.
+fn failed(
+    observer: &PySweepObserver,
+    calls: &Calls,
+    task: &str,
+    seed: u64,
+    dir: &Path,
+) -> Result<(), RunError> {
+    match calls.check() {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let note = format!(
+                "raised in run {task} seed {seed} of the sweep; {} stays at its last checkpoint",
+                dir.display()
+            );
+            observer.stop(Python::attach(|py| with_note(py, e, &note)));
+            Err(RunError::Stopped)
+        }
+    }
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError> {
+    let text = limits::read_text(path, "run file", limits::MAX_STATE_BYTES)?;
+    serde_json::from_str(&text).map_err(|source| RunError::Damaged { path: path.into(), source })
+}
+
+/// Trains (or resumes, or skips) the run `seed` of `task`, then evaluates it at every test level
+/// it lacks: its line of `sweep.jsonl`. A registry task runs on `pool`, a declared algorithm on
+/// the threads of [`declared::install`], a request of its own for its training and for each
+/// evaluation.
+fn one(
+    spec: &SweepSpec,
+    task: &SweepTask,
+    seed: u64,
+    observer: &PySweepObserver,
+    pool: &rayon::ThreadPool,
+) -> Result<SweepLine, RunError> {
+    let name = task.name();
+    let dir = core_sweep::run_dir(&spec.out, name, seed);
+    if !dir.join("summary.json").exists() {
+        let resumes = dir.join("checkpoint.json").exists();
+        let outcome = match task {
+            SweepTask::Registry(t) => pool.install(|| -> Result<Outcome, RunError> {
+                let mut watch = RunWatch { observer, calls: None };
+                Ok(match resumes {
+                    true => run_dir::resume(&dir, &mut watch)?,
+                    false => {
+                        let trainer = Trainer::new(*t, spec.variant, spec.config.clone(), seed)?;
+                        run_dir::start(trainer, &dir, &mut watch)?
+                    }
+                })
+            })?,
+            SweepTask::Declared(d) => {
+                let run = d.request();
+                let t = run.leak();
+                let outcome = declared::install(|| -> Result<Outcome, RunError> {
+                    let mut watch = RunWatch { observer, calls: Some(Arc::clone(run.calls())) };
+                    Ok(match resumes {
+                        true => run_dir::resume_on(&dir, t, &mut watch)?,
+                        false => {
+                            let trainer = Trainer::new(t, spec.variant, spec.config.clone(), seed)?;
+                            run_dir::start(trainer, &dir, &mut watch)?
+                        }
+                    })
+                });
+                failed(observer, run.calls(), name, seed, &dir)?;
+                outcome?
+            }
+        };
+        if let Outcome::Stopped { .. } = outcome {
+            return Err(RunError::Stopped);
+        }
+    }
+    let eval_path = dir.join("eval.json");
+    let mut eval: BTreeMap<String, EvalReport> =
+        if eval_path.exists() { read_json(&eval_path)? } else { BTreeMap::new() };
+    let model = Model::from_arg(&dir.join("model.json").to_string_lossy(), task.task(), Some(spec.variant))?;
+    for &level in &spec.levels {
+        let key = level.to_string();
+        if eval.contains_key(&key) {
+            continue;
+        }
+        if observer.go_on().is_break() {
+            return Err(RunError::Stopped);
+        }
+        let (samples, seed_e) = (spec.samples, spec.eval_seed);
+        let report = match task {
+            SweepTask::Registry(t) => pool.install(|| t.evaluate(&model, level, samples, seed_e))?,
+            SweepTask::Declared(d) => {
+                let run = d.request();
+                let t = Entry(run.entry().0.drawing(Indices::of(level, samples, seed_e)));
+                let report = declared::install(|| t.evaluate(&model, level, samples, seed_e));
+                failed(observer, run.calls(), name, seed, &dir)?;
+                report?
+            }
+        };
+        eval.insert(key, report);
+        let json = serde_json::to_string_pretty(&eval)
+            .map_err(|source| RunError::Serialize { path: eval_path.clone(), source })?;
+        write_atomic(&eval_path, json.as_bytes())
+            .map_err(|source| RunError::Write { path: eval_path.clone(), source })?;
+    }
+    // Read back as `nhc sweep` reads them, so that the lines are the same to the last bit.
+    Ok(SweepLine {
+        summary: read_json(&dir.join("summary.json"))?,
+        eval: read_json(&eval_path)?,
+        curve: Some(run_dir::read_metrics(&dir)?.curve()),
+        dir,
+    })
+}
+
 /// Trains every run of `tasks` (seeds 1..=runs) in the sweep directory `out`, `jobs` at a time,
 /// evaluates each at `levels` (`samples` samples each, sample seed `eval_seed`), writes
 /// `out/sweep.jsonl` and returns its lines as dicts (the same keys), as `nhc sweep` does; the
 /// same arguments give the same lines, whatever `jobs`. Resumable: a finished run is not trained
 /// again, an interrupted one resumes, an evaluated level is not evaluated again.
 ///
-/// tasks: a task name, "all", or a list of names.
+/// tasks: a task name, "all", an `nhc.Algorithm` (an algorithm of one's own: its cheap checks
+/// run first), or a list of these; a declared algorithm's runs are `out/NAME-SEED` as the
+/// built-ins' are, so its name must differ from the other tasks'. A failure of its functions
+/// stops the sweep with the user's exception (the run at its last checkpoint; the same call
+/// continues the sweep once the function is fixed).
 /// config: None (the paper's protocol), a dict of config fields, or the path of a TOML file.
 /// callback(line): called with each run's line once it is trained and evaluated (from the
 /// thread that ran it).
@@ -116,8 +447,12 @@ pub fn sweep<'py>(
     if let Some(c) = callback.filter(|c| !c.is_callable()) {
         return Err(PyTypeError::new_err(format!("callback must be callable, got {}", c.repr()?)));
     }
+    let tasks = sweep_tasks(py, tasks)?;
     let spec = SweepSpec {
-        tasks: task_names(tasks)?,
+        tasks: match &tasks {
+            Err(names) => names.clone(),
+            Ok(tasks) => tasks.iter().map(|t| t.name().to_string()).collect(),
+        },
         variant: variant.parse::<Variant>().map_err(value_error)?,
         runs,
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -135,7 +470,10 @@ pub fn sweep<'py>(
     // The sweep runs on a thread of its own; this one checks for Ctrl-C meanwhile.
     let result = py.detach(|| {
         std::thread::scope(|scope| {
-            let running = scope.spawn(|| nhc_train::sweep(&spec, &observer));
+            let running = scope.spawn(|| match &tasks {
+                Err(_) => nhc_train::sweep(&spec, &observer),
+                Ok(tasks) => sweep_declared(&spec, tasks, &observer),
+            });
             while !running.is_finished() {
                 std::thread::sleep(std::time::Duration::from_millis(50));
                 if let Err(e) = Python::attach(|py| py.check_signals()) {

@@ -2,18 +2,20 @@
 //! The iterations run without the GIL; between two iterations the callback sees the record and
 //! Ctrl-C is checked, so an interrupt stops the run cleanly (with `out`, after a checkpoint).
 //! The same task, seed and config give the same θ as `nhc train`: the trainer is the same.
-//! A declared algorithm ([`crate::declared`]) trains by the same trainer; an iteration in which
-//! one of its Python functions failed is discarded (`Observer::discard`), so its run directory
-//! stays at its last checkpoint and resumes once the function is fixed.
+//! A declared algorithm ([`crate::declared`]) trains by the same trainer, and so does a built-in
+//! algorithm on the user's data modules ([`crate::user`]: `domain=nhc.Order(...)` or
+//! `nhc.World(...)`); an iteration in which one of the user's Python functions failed is
+//! discarded (`Observer::discard`), so its run directory stays at its last checkpoint and resumes
+//! once the function is fixed.
 
 use crate::convert::{to_json, to_py};
 use crate::declared::{self, PyDeclared};
 use crate::errors::{task_error, value_error, with_note};
 use crate::model::Model;
-use crate::user::Calls;
+use crate::user::{Calls, UserDomain};
 use nhc_model::Variant;
-use nhc_tasks::AnyTask;
 use nhc_tasks::model::LearnedModel;
+use nhc_tasks::{AnyTask, registry};
 use nhc_train::run_dir::{self, Observer, Outcome, RunDirError};
 use nhc_train::{MetricsLine, TrainConfig, Trainer};
 use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyTypeError};
@@ -23,23 +25,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Calls the user's callback after each iteration and checks for Ctrl-C; the first exception
-/// stops the run and is raised when it returns. For a declared algorithm, an iteration in which
-/// one of its functions failed (`calls`) is discarded and stops the run.
+/// stops the run and is raised when it returns. For a declared algorithm or the user's data
+/// modules, an iteration in which one of the user's functions failed (`calls`) is discarded and
+/// stops the run.
 struct PyObserver {
     callback: Option<Py<PyAny>>,
     error: Option<PyErr>,
     calls: Option<Arc<Calls>>,
-    /// Ctrl-C caught by the main thread while a declared algorithm trains on other threads.
+    /// Ctrl-C caught by the main thread while the run calls Python from other threads.
     interrupt: Arc<declared::Interrupt>,
 }
 
 impl PyObserver {
-    fn new(callback: Option<&Bound<'_, PyAny>>, declared: Option<&PyDeclared>) -> PyResult<PyObserver> {
+    fn new(callback: Option<&Bound<'_, PyAny>>, calls: Option<Arc<Calls>>) -> PyResult<PyObserver> {
         let callback = callback.filter(|c| !c.is_none());
         if let Some(c) = callback.filter(|c| !c.is_callable()) {
             return Err(PyTypeError::new_err(format!("callback must be callable, got {}", c.repr()?)));
         }
-        let calls = declared.map(|d| Arc::clone(d.calls()));
         Ok(PyObserver {
             callback: callback.map(|c| c.clone().unbind()),
             error: None,
@@ -47,11 +49,11 @@ impl PyObserver {
             interrupt: Arc::default(),
         })
     }
-    /// Whether a declared algorithm's function failed.
+    /// Whether one of the user's functions failed.
     fn failed(&self) -> bool {
         self.calls.as_ref().is_some_and(|c| c.failed())
     }
-    /// The exception that stopped the run: a declared function's first, else the callback's or
+    /// The exception that stopped the run: the user's functions' first, else the callback's or
     /// Ctrl-C's.
     fn take_error(&mut self) -> Option<PyErr> {
         match self.calls.as_ref().map(|c| c.check()) {
@@ -62,7 +64,7 @@ impl PyObserver {
 }
 
 impl Observer for PyObserver {
-    /// An iteration in which a declared function failed is not written, nor checkpointed.
+    /// An iteration in which one of the user's functions failed is not written, nor checkpointed.
     fn discard(&mut self) -> bool {
         self.failed()
     }
@@ -131,24 +133,81 @@ fn run_dir_error(e: RunDirError) -> PyErr {
     }
 }
 
+/// What of a training run calls Python.
+enum InPy {
+    /// A built-in algorithm on a built-in domain: nothing.
+    No,
+    /// A declared algorithm (a request of its own).
+    Declared(PyDeclared),
+    /// A built-in algorithm on the user's data modules, with the request's calls.
+    User(UserDomain, Arc<Calls>),
+}
+
+impl InPy {
+    /// The request's calls, whose first failure stops the run.
+    fn calls(&self) -> Option<Arc<Calls>> {
+        match self {
+            InPy::No => None,
+            InPy::Declared(d) => Some(Arc::clone(d.calls())),
+            InPy::User(_, calls) => Some(Arc::clone(calls)),
+        }
+    }
+    fn declared(&self) -> Option<PyDeclared> {
+        match self {
+            InPy::Declared(d) => Some(d.clone()),
+            _ => None,
+        }
+    }
+    fn user(&self) -> Option<UserDomain> {
+        match self {
+            InPy::User(u, _) => Some(u.clone()),
+            _ => None,
+        }
+    }
+    /// Runs `job` without the GIL where the run's calls into Python go best: a built-in domain on
+    /// rayon's threads; a declared algorithm on the threads that call into Python cheaply
+    /// ([`declared::watched`]); the user's data modules, which call Python at every model step,
+    /// on one thread that holds the GIL ([`crate::user::on_one_thread`]). Ctrl-C goes to
+    /// `interrupt`, for the observer to stop the run at a checkpoint.
+    fn detached<R: Send>(
+        &self,
+        py: Python<'_>,
+        interrupt: &declared::Interrupt,
+        job: impl FnOnce() -> R + Send,
+    ) -> PyResult<R> {
+        match self {
+            InPy::No => Ok(py.detach(job)),
+            InPy::Declared(_) => declared::watched(py, interrupt, job),
+            InPy::User(..) => crate::user::on_one_thread(py, &|e| interrupt.put(e), job),
+        }
+    }
+    /// The call that resumes the run in `dir`.
+    fn resume_call(&self, dir: &Path) -> String {
+        let dir = format!("{:?}", dir.display().to_string());
+        match self {
+            InPy::No => format!("nhc.resume({dir})"),
+            InPy::Declared(_) => format!("nhc.resume({dir}, algorithm=...)"),
+            InPy::User(..) => format!("nhc.resume({dir}, domain=...)"),
+        }
+    }
+}
+
 /// The model of a finished run directory, or the exception that stopped it.
 fn finish(
     py: Python<'_>,
     outcome: Outcome,
     mut observer: PyObserver,
     dir: &Path,
-    declared: Option<PyDeclared>,
+    inpy: &InPy,
 ) -> PyResult<Model> {
     match outcome {
-        Outcome::Finished { .. } => crate::model::load_model(dir.join("model.json"), declared),
+        Outcome::Finished { .. } => {
+            Ok(crate::model::load_model(dir.join("model.json"), inpy.declared())?.on(inpy.user()))
+        }
         Outcome::Stopped { iteration } => {
             let failed = observer.failed();
             let e = observer.take_error().unwrap_or_else(|| value_error("training stopped"));
-            let (shown, again) = (dir.display(), format!("{:?}", dir.display().to_string()));
-            let resume = match &declared {
-                Some(_) => format!("nhc.resume({again}, algorithm=...)"),
-                None => format!("nhc.resume({again})"),
-            };
+            let (shown, resume) = (dir.display(), inpy.resume_call(dir));
             let note = match failed {
                 true => format!(
                     "training stopped: the iteration after {iteration} failed and was discarded; the checkpoint \
@@ -163,27 +222,26 @@ fn finish(
     }
 }
 
-/// Runs `job` without the GIL: for a declared algorithm on the threads that call into Python
-/// cheaply, watched for Ctrl-C ([`declared::watched`]).
-fn detached<R: Send>(
+/// The task a training run trains, and what of it calls Python: a registry name on its training
+/// domain or on `domain` (a domain name, or the user's `nhc.Order` or `nhc.World`: a new request),
+/// or an `nhc.Algorithm` (checked cheaply first; a new request).
+fn task_arg(
     py: Python<'_>,
-    declared: bool,
-    interrupt: &declared::Interrupt,
-    job: impl FnOnce() -> R + Send,
-) -> PyResult<R> {
-    match declared {
-        true => declared::watched(py, interrupt, job),
-        false => Ok(py.detach(job)),
-    }
-}
-
-/// A task argument: a registry name, or an `nhc.Algorithm` (checked cheaply first) for a new
-/// request of its own.
-fn task_arg(py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<(&'static dyn AnyTask, Option<PyDeclared>)> {
+    task: &Bound<'_, PyAny>,
+    domain: Option<&Bound<'_, PyAny>>,
+    variant: Variant,
+) -> PyResult<(&'static dyn AnyTask, InPy)> {
+    let domain = domain.filter(|d| !d.is_none());
     if let Some(declared) = PyDeclared::of(task)? {
+        if domain.is_some() {
+            return Err(value_error(format!(
+                "`{}` is a declared algorithm: it trains on its own data (no domain)",
+                declared.name()
+            )));
+        }
         declared.quick_check(py)?;
         let run = declared.request();
-        return Ok((run.leak(), Some(run)));
+        return Ok((run.leak(), InPy::Declared(run)));
     }
     let name: String = task.extract().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -191,7 +249,19 @@ fn task_arg(py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<(&'static dyn A
             crate::user::repr(task)
         ))
     })?;
-    Ok((nhc_tasks::registry::find(&name).map_err(task_error)?, None))
+    let Some(domain) = domain else { return Ok((registry::find(&name).map_err(task_error)?, InPy::No)) };
+    if let Ok(domain) = domain.extract::<String>() {
+        return Ok((registry::find_in(&name, Some(&domain)).map_err(task_error)?, InPy::No));
+    }
+    let Some(user) = UserDomain::of(domain) else {
+        return Err(PyTypeError::new_err(format!(
+            "domain must be a domain name, an nhc.Order or an nhc.World, got {}",
+            crate::user::repr(domain)
+        )));
+    };
+    let algorithm = registry::find(&name).map_err(task_error)?.algorithm();
+    let (task, calls) = user.training_task(algorithm, algorithm.model(variant))?;
+    Ok((task, InPy::User(user, calls)))
 }
 
 /// Trains `task`'s algorithm from scratch with NES on the curriculum (as `nhc train`), and
@@ -209,10 +279,17 @@ fn task_arg(py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<(&'static dyn A
 /// directory's metrics.jsonl (iteration, level, fitness_raw, update, advance, perfect_streak,
 /// restarts, learning_iterations, wall_seconds, …).
 /// variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
+/// domain: the data the algorithm learns on (default: its training domain): a domain name, or
+/// the user's data modules, an `nhc.Order` with a sampler (sort) or an `nhc.World` with
+/// random_state (search, plan, search+, plan+). On the user's data modules the run calls them at
+/// every model step, on one thread; the model records the domain "python" and runs on them by
+/// default; `nhc.resume(out, domain=...)` continues its run. A failure in the user's functions
+/// stops training with the user's exception (with `out`, at the last checkpoint).
 /// Ctrl-C stops training between two iterations and raises KeyboardInterrupt (with `out`, after
 /// writing a checkpoint).
 #[pyfunction]
-#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc"))]
+#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None))]
+#[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
 pub fn train(
     py: Python<'_>,
     task: &Bound<'_, PyAny>,
@@ -221,41 +298,39 @@ pub fn train(
     out: Option<PathBuf>,
     callback: Option<&Bound<'_, PyAny>>,
     variant: &str,
+    domain: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Model> {
     let variant: Variant = variant.parse().map_err(value_error)?;
     let config = self::config(config)?.validate().map_err(value_error)?;
-    let (task, declared) = task_arg(py, task)?;
-    let mut observer = PyObserver::new(callback, declared.as_ref())?;
+    let (task, inpy) = task_arg(py, task, domain, variant)?;
+    let mut observer = PyObserver::new(callback, inpy.calls())?;
     let interrupt = Arc::clone(&observer.interrupt);
-    let trainer = detached(py, declared.is_some(), &interrupt, || Trainer::new(task, variant, config, seed))?;
+    let trainer = inpy.detached(py, &interrupt, || Trainer::new(task, variant, config, seed))?;
     if let Some(e) = observer.take_error() {
         return Err(e);
     }
     let trainer = trainer.map_err(value_error)?;
     match out {
         Some(dir) => {
-            let outcome = detached(py, declared.is_some(), &interrupt, || {
-                run_dir::start(trainer, &dir, &mut observer)
-            })?;
+            let outcome = inpy.detached(py, &interrupt, || run_dir::start(trainer, &dir, &mut observer))?;
             if observer.failed() && outcome.is_err() {
                 return Err(observer.take_error().unwrap_or_else(|| value_error("training stopped")));
             }
-            finish(py, outcome.map_err(run_dir_error)?, observer, &dir, declared)
+            finish(py, outcome.map_err(run_dir_error)?, observer, &dir, &inpy)
         }
         None => {
             let mut trainer = trainer;
             let start = std::time::Instant::now();
-            let stopped =
-                detached(py, declared.is_some(), &interrupt, || -> Result<bool, nhc_train::TrainError> {
-                    while !trainer.done() {
-                        let line =
-                            MetricsLine { log: trainer.step()?, wall_seconds: start.elapsed().as_secs_f64() };
-                        if observer.discard() || observer.iteration(&line).is_break() {
-                            return Ok(true);
-                        }
+            let stopped = inpy.detached(py, &interrupt, || -> Result<bool, nhc_train::TrainError> {
+                while !trainer.done() {
+                    let line =
+                        MetricsLine { log: trainer.step()?, wall_seconds: start.elapsed().as_secs_f64() };
+                    if observer.discard() || observer.iteration(&line).is_break() {
+                        return Ok(true);
                     }
-                    Ok(false)
-                })?;
+                }
+                Ok(false)
+            })?;
             if let Some(e) = observer.failed().then(|| observer.take_error()).flatten() {
                 return Err(e);
             }
@@ -263,7 +338,13 @@ pub fn train(
                 return Err(observer.take_error().unwrap_or_else(|| value_error("training stopped")));
             }
             let learned = LearnedModel { variant, params: trainer.params().map_err(value_error)? };
-            Ok(Model::learned(task, learned, Some(run_dir::model_meta(&trainer)), declared))
+            let meta = Some(run_dir::model_meta(&trainer));
+            // A model on the user's data modules is the registry's algorithm that runs on them.
+            let task = match &inpy {
+                InPy::User(..) => registry::find(task.name()).map_err(task_error)?,
+                _ => task,
+            };
+            Ok(Model::learned(task, learned, meta, inpy.declared()).on(inpy.user()))
         }
     }
 }
@@ -273,39 +354,89 @@ pub fn train(
 ///
 /// algorithm: the `nhc.Algorithm` of a declared algorithm's run (its name is not a registry
 /// task); a run of another declaration (another digest) is refused.
+/// domain: the `nhc.Order` or `nhc.World` of a run on the user's data modules (its checkpoint
+/// names the domain "python" only).
 #[pyfunction]
-#[pyo3(signature = (out, callback=None, algorithm=None))]
+#[pyo3(signature = (out, callback=None, algorithm=None, domain=None))]
 pub fn resume(
     py: Python<'_>,
     out: PathBuf,
     callback: Option<&Bound<'_, PyAny>>,
     algorithm: Option<&Bound<'_, PyAny>>,
+    domain: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Model> {
     let declared = algorithm.filter(|a| !a.is_none()).map(PyDeclared::require).transpose()?;
+    let user = match domain.filter(|d| !d.is_none()) {
+        None => None,
+        Some(d) => Some(UserDomain::of(d).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "domain must be an nhc.Order or an nhc.World (a run on a built-in domain resumes without it), got {}",
+                crate::user::repr(d)
+            ))
+        })?),
+    };
     // A request of its own: its first failure stops this run only.
-    let declared = declared.map(|d| d.request());
-    let mut observer = PyObserver::new(callback, declared.as_ref())?;
-    let outcome = match &declared {
-        Some(d) => {
-            let (task, interrupt) = (d.leak(), Arc::clone(&observer.interrupt));
-            declared::watched(py, &interrupt, || run_dir::resume_on(&out, task, &mut observer))?
+    let (task, inpy) = match (declared, user) {
+        (Some(_), Some(_)) => {
+            return Err(value_error(
+                "a declared algorithm trains on its own data: give algorithm or domain, not both",
+            ));
         }
-        None => {
-            if let Ok(cp) = run_dir::load_checkpoint(&out)
-                && let Some(digest) = &cp.state.digest
-            {
+        (Some(d), None) => {
+            let run = d.request();
+            (Some(run.leak()), InPy::Declared(run))
+        }
+        (None, Some(user)) => {
+            let cp = run_dir::load_checkpoint(&out).map_err(run_dir_error)?;
+            let state = &cp.state;
+            if state.digest.is_some() || state.domain != user.name() {
                 return Err(value_error(format!(
-                    "the run in {} trains the declared algorithm `{}` (declaration digest {digest}): \
-                     pass it, nhc.resume(out, algorithm=...)",
+                    "the run in {} trains `{}` on the domain `{}`, not on the user's data modules: resume it \
+                     without domain{}",
                     out.display(),
-                    cp.state.task
+                    state.task,
+                    state.domain,
+                    if state.digest.is_some() { " (with algorithm=...)" } else { "" }
                 )));
             }
-            py.detach(|| run_dir::resume(&out, &mut observer))
+            let algorithm = registry::find(&state.task).map_err(task_error)?.algorithm();
+            let (task, calls) = user.training_task(algorithm, algorithm.model(state.variant))?;
+            (Some(task), InPy::User(user, calls))
         }
+        (None, None) => {
+            if let Ok(cp) = run_dir::load_checkpoint(&out) {
+                let state = &cp.state;
+                if let Some(digest) = &state.digest {
+                    return Err(value_error(format!(
+                        "the run in {} trains the declared algorithm `{}` (declaration digest {digest}): \
+                         pass it, nhc.resume(out, algorithm=...)",
+                        out.display(),
+                        state.task
+                    )));
+                }
+                if registry::find(&state.task).is_ok()
+                    && registry::find_in(&state.task, Some(&state.domain)).is_err()
+                {
+                    return Err(value_error(format!(
+                        "the run in {} trains `{}` on the user's data modules (domain `{}`): pass them, \
+                         nhc.resume(out, domain=nhc.Order(...)) or domain=nhc.World(...)",
+                        out.display(),
+                        state.task,
+                        state.domain
+                    )));
+                }
+            }
+            (None, InPy::No)
+        }
+    };
+    let mut observer = PyObserver::new(callback, inpy.calls())?;
+    let interrupt = Arc::clone(&observer.interrupt);
+    let outcome = match task {
+        Some(task) => inpy.detached(py, &interrupt, || run_dir::resume_on(&out, task, &mut observer))?,
+        None => py.detach(|| run_dir::resume(&out, &mut observer)),
     };
     if observer.failed() && outcome.is_err() {
         return Err(observer.take_error().unwrap_or_else(|| value_error("training stopped")));
     }
-    finish(py, outcome.map_err(run_dir_error)?, observer, &out, declared)
+    finish(py, outcome.map_err(run_dir_error)?, observer, &out, &inpy)
 }

@@ -13,74 +13,28 @@
 //! (so the run ends quickly), and the exception reaches the caller when the run returns.
 
 use crate::errors::{task_error, with_note};
-use nhc_model::{Config, DataModules, Policy, Signals, Trace};
-use nhc_tasks::any_task::Entry;
+use crate::steps::{Indices, Place, Stepped};
+use nhc_model::{Config, Policy, Trace};
+use nhc_tasks::any_task::{AnyTask, Entry};
 use nhc_tasks::search_plan::{ACTIONS, Problem, SearchPlan, World as WorldTrait};
 use nhc_tasks::sort::{Order as OrderTrait, Sort, SortDomain};
-use nhc_tasks::{Algorithm, InputError, SampleRng, Task, sample_rng};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use nhc_tasks::{Algorithm, InputError, SampleRng, Task};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyList, PyTuple};
 use rand::Rng;
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-
-/// Where the core is when it calls the user's functions, for the note on an exception.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// Drawing sample `index` of level `level` (the sampler, then the expected trace and the
-    /// reference).
-    Drawing { level: usize, index: Option<u64> },
-    /// Checking that a problem's goal can be reached.
-    Checking,
-    /// Building the expected trace and the reference of the input.
-    Preparing,
-    /// At a step of the model's run.
-    Running { step: u64 },
-    /// While the model ran on sample `index` of an evaluation.
-    Scoring { index: Option<u64> },
-}
-
-impl Place {
-    fn set(self) {
-        PLACE.with(|p| p.set(self));
-    }
-    fn now() -> Place {
-        PLACE.with(Cell::get)
-    }
-    /// Whether the core is drawing or scoring a sample of an evaluation.
-    fn evaluating() -> bool {
-        matches!(Place::now(), Place::Drawing { .. } | Place::Scoring { .. })
-    }
-    /// The model is at step `step` (from 0): of the user's input, or of an evaluation's sample.
-    fn step(step: u64) {
-        match Place::now() {
-            Place::Drawing { index, .. } | Place::Scoring { index } => Place::Scoring { index },
-            _ => Place::Running { step },
-        }
-        .set();
-    }
-    fn describe(self) -> String {
-        match self {
-            Place::Drawing { level, index: Some(i) } => format!("while drawing sample {i} of level {level}"),
-            Place::Drawing { level, index: None } => format!("while drawing a sample of level {level}"),
-            Place::Checking => "while checking that the goal can be reached".to_string(),
-            Place::Preparing => "while computing the expected trace and the reference".to_string(),
-            Place::Running { step } => format!("at model step {step}"),
-            Place::Scoring { index: Some(i) } => format!("while the model ran on sample {i}"),
-            Place::Scoring { index: None } => "while the model ran on a sample".to_string(),
-        }
-    }
-}
+use std::time::Duration;
 
 thread_local! {
     /// The request the core runs on this thread.
     static CURRENT: RefCell<Option<Arc<Calls>>> = const { RefCell::new(None) };
-    static PLACE: Cell<Place> = const { Cell::new(Place::Preparing) };
 }
 
 /// One request on the user's data modules (a run, a trace, an evaluation): the first failure of
@@ -106,7 +60,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Calls {
     /// Makes this the request whose calls the core makes on this thread.
-    fn enter(self: &Arc<Self>) {
+    pub fn enter(self: &Arc<Self>) {
         CURRENT.with(|c| {
             let mut c = c.borrow_mut();
             if !c.as_ref().is_some_and(|x| Arc::ptr_eq(x, self)) {
@@ -208,23 +162,18 @@ pub struct InPython<T> {
     calls: Arc<Calls>,
     /// The model's config, for admitting drawn samples.
     config: Config,
-    /// An evaluation's sample indices by their generator's seed ([`sample_rng`]).
-    samples: Arc<HashMap<[u8; 32], u64>>,
+    /// An evaluation's sample indices.
+    indices: Indices,
 }
 
 impl<T: Neutral> InPython<T> {
     /// `task` for a request with `calls`, run by a model of `config`.
     pub fn new(task: T, calls: Arc<Calls>, config: Config) -> Self {
-        InPython { task, calls, config, samples: Arc::default() }
+        InPython { task, calls, config, indices: Indices::default() }
     }
     /// For an evaluation of `samples` samples of `level` under `seed`: notes name the sample.
     pub fn evaluating(self, level: usize, samples: usize, seed: u64) -> Self {
-        let indices = if samples <= nhc_io::limits::MAX_SAMPLES {
-            (0..samples as u64).map(|i| (sample_rng(seed, level, i).get_seed(), i)).collect()
-        } else {
-            HashMap::new() // refused by the evaluation
-        };
-        InPython { samples: Arc::new(indices), ..self }
+        InPython { indices: Indices::of(level, samples, seed), ..self }
     }
     /// The task on the user's data modules.
     pub fn task(&self) -> &T {
@@ -252,7 +201,7 @@ impl<T: Neutral> Task for InPython<T> {
     /// has failed, the neutral sample instead.
     fn sample(&self, level: usize, rng: &mut SampleRng) -> T::Sample {
         self.calls.enter();
-        Place::Drawing { level, index: self.samples.get(&rng.get_seed()).copied() }.set();
+        Place::Drawing { level, index: self.indices.get(rng) }.set();
         if self.calls.failed() {
             return self.task.neutral();
         }
@@ -266,10 +215,11 @@ impl<T: Neutral> Task for InPython<T> {
     }
     fn modules(&self, sample: &T::Sample) -> Stepped<T::Modules> {
         self.calls.enter();
-        if !Place::evaluating() {
+        let modules = Stepped::new(self.task.modules(sample), Some(Arc::clone(&self.calls)));
+        if !matches!(Place::now(), Place::Drawing { .. }) {
             Place::Preparing.set();
         }
-        Stepped { modules: self.task.modules(sample), step: 0 }
+        modules
     }
     fn trace(&self, sample: &T::Sample) -> Trace<T::Data> {
         self.task.trace(sample)
@@ -278,7 +228,7 @@ impl<T: Neutral> Task for InPython<T> {
         self.task.reference(sample)
     }
     fn answer(&self, modules: &Stepped<T::Modules>) -> T::Answer {
-        self.task.answer(&modules.modules)
+        self.task.answer(modules.modules())
     }
     fn scripted(&self) -> Box<dyn Policy + Send> {
         self.task.scripted()
@@ -325,6 +275,47 @@ impl<T: Neutral> Task for InPython<T> {
     }
 }
 
+/// Runs `job` (an evaluation or a training run on the user's data modules) on the one thread of
+/// a pool of its own, so that the core's parallel loops run there one after another, in order:
+/// every call into Python needs the GIL, so more threads would only take turns holding it. That
+/// thread holds the GIL (Python lets other threads in while the user's functions run); this one
+/// waits without it and checks for Ctrl-C every 100 ms, handing a KeyboardInterrupt to
+/// `interrupted` (which fails the request, or asks a training run to stop at a checkpoint).
+pub fn on_one_thread<R: Send>(
+    py: Python<'_>,
+    interrupted: &(dyn Fn(PyErr) + Sync),
+    job: impl FnOnce() -> R + Send,
+) -> PyResult<R> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| {
+        PyRuntimeError::new_err(format!("cannot start the thread of the user's data modules: {e}"))
+    })?;
+    let (tx, rx) = mpsc::channel();
+    // Waited on without the GIL, so shared with the closure that waits.
+    let (pool, rx) = (&pool, Mutex::new(rx));
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let result = pool.install(|| Python::attach(|_| job()));
+            let _ = tx.send(result);
+        });
+        loop {
+            let wait = || lock(&rx).recv_timeout(Duration::from_millis(100));
+            match py.detach(wait) {
+                Ok(result) => return Ok(result),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        interrupted(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "the work on the user's data modules ended without a result",
+                    ));
+                }
+            }
+        }
+    })
+}
+
 /// A task on the user's data modules, with the sample a failed request draws instead of calling
 /// the user's sampler: one that ends at once.
 pub trait Neutral: Task + Clone {
@@ -356,29 +347,6 @@ impl Neutral for SearchPlan<World> {
                  no state was first reached in expansion {level} or later (do the actions change the state?)"
             )
         })
-    }
-}
-
-/// Data modules that tell the notes at which model step the core calls the user's functions.
-#[derive(Clone)]
-pub struct Stepped<M> {
-    modules: M,
-    step: u64,
-}
-
-impl<M: DataModules> DataModules for Stepped<M> {
-    type Data = M::Data;
-
-    fn input(&mut self, d_out_prev: Option<&M::Data>, signals: &mut Signals) -> Option<M::Data> {
-        Place::step(self.step);
-        self.step += 1;
-        self.modules.input(d_out_prev, signals)
-    }
-    fn alu(&mut self, reads: &[M::Data], op: usize, feedback: &mut [f32]) -> M::Data {
-        self.modules.alu(reads, op, feedback)
-    }
-    fn phase(&self) -> &'static str {
-        self.modules.phase()
     }
 }
 
@@ -504,7 +472,56 @@ pub fn task_for<T: Neutral>(
         [first @ .., last] => format!("{} and {last}", first.join(", ")),
         [] => "no algorithm".to_string(),
     };
-    Err(PyValueError::new_err(format!("{what} drives {drives}; this model is `{}`", algorithm.name)))
+    Err(PyValueError::new_err(format!("{what} drives {drives}, not `{}`", algorithm.name)))
+}
+
+/// The user's data modules: an `nhc.Order` or an `nhc.World`.
+#[derive(Clone)]
+pub enum UserDomain {
+    Order(Order),
+    World(World),
+}
+
+impl UserDomain {
+    /// `obj` as the user's data modules, if it is an `nhc.Order` or an `nhc.World`.
+    pub fn of(obj: &Bound<'_, PyAny>) -> Option<UserDomain> {
+        if let Ok(order) = obj.extract::<Order>() {
+            return Some(UserDomain::Order(order));
+        }
+        obj.extract::<World>().ok().map(UserDomain::World)
+    }
+
+    /// The domain's name in model files and run directories.
+    pub fn name(&self) -> &'static str {
+        match self {
+            UserDomain::Order(o) => SortDomain::name(o),
+            UserDomain::World(w) => WorldTrait::name(w),
+        }
+    }
+
+    /// `algorithm` on these data modules for a training run of a model of `config` (a new request,
+    /// its task leaked: the trainer takes `'static` tasks): the task and the request's calls.
+    /// Training draws samples, so an `Order` needs its sampler and a `World` its random_state.
+    pub fn training_task(
+        &self,
+        algorithm: &Algorithm,
+        config: Config,
+    ) -> PyResult<(&'static dyn AnyTask, Arc<Calls>)> {
+        fn leak<T: Neutral>(task: Entry<InPython<T>>) -> (&'static dyn AnyTask, Arc<Calls>) {
+            let calls = Arc::clone(task.0.calls());
+            (Box::leak(Box::new(task)), calls)
+        }
+        match self {
+            UserDomain::Order(o) if !o.has_sampler() => {
+                Err(PyValueError::new_err("training on an nhc.Order needs its sampler"))
+            }
+            UserDomain::World(w) if !w.has_sampler() => {
+                Err(PyValueError::new_err("training in an nhc.World needs its random_state"))
+            }
+            UserDomain::Order(o) => task_for(o.tasks(), algorithm, config, "a Python comparison").map(leak),
+            UserDomain::World(w) => task_for(w.tasks(), algorithm, config, "a Python world").map(leak),
+        }
+    }
 }
 
 /// The data modules of sort on Python objects: `compare(a, b)` returns a negative number, zero
@@ -525,8 +542,8 @@ impl Order {
     ///
     /// compare(a, b): negative, zero or positive, like a classic `cmp` (the learned sort keeps
     /// a before b when compare(a, b) <= 0, so equal objects keep their order).
-    /// sampler(level, rng): a list of level + 1 objects for `Model.evaluate` (rng is a
-    /// `random.Random` of the sample's own).
+    /// sampler(level, rng): a list of level + 1 objects, for `Model.evaluate` and for training
+    /// (`nhc.train("sort", seed, domain=order)`); rng is a `random.Random` of the sample's own.
     /// reference(objects): the sorted list, computed without the model, for `evaluate`
     /// (default: `sorted(objects, key=functools.cmp_to_key(compare))`).
     #[new]
@@ -671,7 +688,8 @@ impl World {
     /// applicable(state, action): whether the action changes the state (used by search+ and
     /// plan+; default: apply(state, action) != state).
     /// equal(a, b): whether two states are equal (default: a == b). States must be hashable.
-    /// random_state(rng): a random start state for `Model.evaluate` (rng is a `random.Random`);
+    /// random_state(rng): a random start state, for `Model.evaluate` and for training
+    /// (`nhc.train("plan", seed, domain=world)`; rng is a `random.Random`);
     /// the goal of a level-L sample is the first state the model's breadth-first search reaches
     /// in its L-th expansion, as in every built-in world.
     #[new]
