@@ -346,12 +346,15 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
         Variant::Nhc => String::new(),
         v => format!(" --variant {v}"),
     };
-    let task = trainer.task().name();
-    // A declared algorithm is trained from its declaration (python -m nhc train --algorithm
-    // FILE:NAME), whose file the trainer does not know.
-    let command = match trainer.task().digest() {
-        None => format!("nhc train --task {task}{variant} --seed {}", state.seed),
-        Some(_) => format!("python -m nhc train --algorithm FILE:NAME{variant} --seed {}", state.seed),
+    let (task, seed) = (trainer.task(), state.seed);
+    let name = task.name();
+    // A declared algorithm is trained from its declaration, and a built-in on another domain
+    // (e.g. a Python one) from Python; the trainer knows neither file.
+    let built_in = nhc_tasks::find(name).is_ok_and(|t| t.domain() == task.domain());
+    let command = match task.digest() {
+        Some(_) => format!("python -m nhc train --algorithm FILE:NAME{variant} --seed {seed}"),
+        None if built_in => format!("nhc train --task {name}{variant} --seed {seed}"),
+        None => format!("nhc.train({name:?}, {seed}, domain=…) on domain `{}`", task.domain()),
     };
     serde_json::json!({
         "seed": state.seed, "iterations": s.iterations, "learning_iterations": s.learning_iterations,
