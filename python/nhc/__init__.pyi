@@ -209,9 +209,12 @@ def resume(
     callback: Callable[[IterationRecord], object] | None = None,
     algorithm: Algorithm | None = None,
     domain: Order | World | None = None,
+    redeclared: bool = False,
 ) -> Model:
     """Continues the run in `out` from its last checkpoint and returns the model (a declared
-    algorithm's run with its `algorithm`, a run on the user's data modules with its `domain`)."""
+    algorithm's run with its `algorithm`, a run on the user's data modules with its `domain`).
+    `redeclared=True` goes on under an `algorithm` whose declaration changed since the run
+    started (e.g. a function fixed after it raised)."""
 
 class RunSummary(TypedDict):
     """A run's summary.json."""

@@ -3,7 +3,7 @@
 
     python -m nhc check  --algorithm mymodule:MAXFIND
     python -m nhc train  --algorithm mymodule:MAXFIND --seed 1 --out DIR [--config C.toml]
-    python -m nhc resume --algorithm mymodule:MAXFIND DIR
+    python -m nhc resume --algorithm mymodule:MAXFIND DIR [--redeclared]
     python -m nhc eval   --algorithm mymodule:MAXFIND --model DIR/model.json --level 1000 --samples 50
 
 `--algorithm` is MODULE:NAME (MODULE imported from the current directory or sys.path) or
@@ -149,7 +149,7 @@ def resume(args: argparse.Namespace) -> None:
     algorithm = find_algorithm(args.algorithm)
     progress = Progress(quiet=args.quiet)
     try:
-        model = nhc.resume(args.dir, callback=progress, algorithm=algorithm)
+        model = nhc.resume(args.dir, callback=progress, algorithm=algorithm, redeclared=args.redeclared)
     finally:
         progress.close()
     finished(model, args.dir)
@@ -207,6 +207,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--algorithm", **algorithm)
     r.add_argument("dir")
     r.add_argument("--quiet", action="store_true")
+    r.add_argument("--redeclared", action="store_true",
+                   help="go on under a declaration changed since the run started (e.g. a function fixed after it raised)")
     r.set_defaults(run=resume)
 
     e = sub.add_parser("eval", help="evaluate a model on fresh samples")

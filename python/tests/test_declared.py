@@ -469,3 +469,35 @@ def test_a_failing_function_stops_a_declared_sweep_and_the_same_call_continues_i
     resumed = nhc.sweep(fragile, tmp_path / "stopped", **args)
     whole = nhc.sweep(fragile, tmp_path / "whole", **args)
     assert [sweep_line(x) for x in resumed] == [sweep_line(x) for x in whole]
+
+
+BUG = {"on": False}
+
+
+def broken_program(objects):
+    if BUG["on"]:
+        raise ZeroDivisionError("a bug in the declaration")
+    return own.copy_program(objects)
+
+
+def test_a_fixed_declaration_resumes_the_run_when_said_to_be_redeclared(tmp_path):
+    broken = nhc.Algorithm("copy", {"O": None, "M": None}, sample=own.COPY.sample, program=broken_program,
+                           reference=list, output="O", stop=("M", 1), empty=0)
+    config = {**QUICK, "max_iterations": 200}
+
+    def bug_at_20(record):
+        BUG["on"] = record["iteration"] >= 20
+
+    try:
+        with pytest.raises(ZeroDivisionError, match="a bug in the declaration"):
+            nhc.train(broken, 1, config=config, out=tmp_path, callback=bug_at_20)
+    finally:
+        BUG["on"] = False
+    assert broken.digest != own.COPY.digest
+    with pytest.raises(ValueError, match=own.COPY.digest):
+        nhc.resume(tmp_path, algorithm=own.COPY)  # another declaration: refused
+    with pytest.raises(ValueError, match="give its algorithm"):
+        nhc.resume(tmp_path, redeclared=True)
+    model = nhc.resume(tmp_path, algorithm=own.COPY, redeclared=True)
+    assert json.loads((tmp_path / "checkpoint.json").read_text())["state"]["digest"] == own.COPY.digest
+    assert model.meta["outcome"] in ("cap", "solved")

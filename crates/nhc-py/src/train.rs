@@ -356,15 +356,21 @@ pub fn train(
 /// task); a run of another declaration (another digest) is refused.
 /// domain: the `nhc.Order` or `nhc.World` of a run on the user's data modules (its checkpoint
 /// names the domain "python" only).
+/// redeclared: with algorithm, go on under a declaration that changed since the run started
+/// (e.g. a function fixed after it raised); the run records the new digest from then on.
 #[pyfunction]
-#[pyo3(signature = (out, callback=None, algorithm=None, domain=None))]
+#[pyo3(signature = (out, callback=None, algorithm=None, domain=None, redeclared=false))]
 pub fn resume(
     py: Python<'_>,
     out: PathBuf,
     callback: Option<&Bound<'_, PyAny>>,
     algorithm: Option<&Bound<'_, PyAny>>,
     domain: Option<&Bound<'_, PyAny>>,
+    redeclared: bool,
 ) -> PyResult<Model> {
+    if redeclared && algorithm.is_none_or(|a| a.is_none()) {
+        return Err(value_error("redeclared=True resumes a declared algorithm's run: give its algorithm"));
+    }
     let declared = algorithm.filter(|a| !a.is_none()).map(PyDeclared::require).transpose()?;
     let user = match domain.filter(|d| !d.is_none()) {
         None => None,
@@ -432,6 +438,9 @@ pub fn resume(
     let mut observer = PyObserver::new(callback, inpy.calls())?;
     let interrupt = Arc::clone(&observer.interrupt);
     let outcome = match task {
+        Some(task) if redeclared => {
+            inpy.detached(py, &interrupt, || run_dir::resume_redeclared(&out, task, &mut observer))?
+        }
         Some(task) => inpy.detached(py, &interrupt, || run_dir::resume_on(&out, task, &mut observer))?,
         None => py.detach(|| run_dir::resume(&out, &mut observer)),
     };
