@@ -128,6 +128,15 @@ def report():
         print("The full NHC, 10 seeds, every gate's initial bias −1, a budget of 8 000 learning iterations "
               "(configs/gate_bias_screen.toml; results/rules/gate_bias_screen.jsonl).\n")
         table(None, False, [("gate_bias −1", r("rules/gate_bias_screen.jsonl"))])
+        print("\n## The other silent choices, one at a time\n")
+        print("The full NHC, 15 seeds, six tasks, the defaults but for one choice each, a budget of 8 000 "
+              "learning iterations (configs/<name>_screen.toml; results/rules/<name>_screen.jsonl): "
+              "`mirrored_off` 20 independent offspring instead of 10 mirrored pairs, `centred_ranks` "
+              "centred ranks as utilities at our step size α/σ, `margin_raw` the fitness's margin on "
+              "the Bus's raw logits, `init_std1` θ drawn from N(0, 1).\n")
+        table(None, False, [(name, r(f"rules/{name}_screen.jsonl"))
+                            for name in ("mirrored_off", "centred_ranks", "margin_raw", "init_std1")
+                            if os.path.exists(os.path.join(ROOT, "results", "rules", f"{name}_screen.jsonl"))])
         print("\n## Under the defaults: the full NHC, NHC-prev and NHC-anc rows\n")
         print("15 seeds per task, the paper's protocol with the defaults this screen chose "
               "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl; "
