@@ -554,6 +554,19 @@ class Algorithm:
                 f"the program of {where} has {_plural(len(program), 'step')} for {_plural(n, 'presented word')}: "
                 "a program has a step per presented word (None when unscored), then the output phase's"
             ]
+        # Every expected read must be a word the memory can hold by then: only the words presented
+        # so far are written (and the empty word, in the output phase and where nothing was).
+        held, empty = set(), repr(self.empty)
+        for k, (op, reads) in enumerate(program):
+            if k < n:
+                held.add(repr(words[k]))
+            for j, r in enumerate(reads):
+                if r is not None and repr(r) not in held and repr(r) != empty:
+                    return [
+                        f"step {k} of the program of {where} expects read head {j + 1} to read {_short(r)}, which the "
+                        "memory does not hold by then: it holds only the words the Input presented up to that step "
+                        f"(and the empty word {self.empty!r})"
+                    ]
         # Replay the program's operations through the Input's stop rule.
         stops, k = 0, n
         while stops < count and k < len(program):

@@ -136,6 +136,17 @@ def test_check_catches_a_wrong_read_count():
     )
 
 
+def test_check_catches_a_read_the_memory_cannot_hold():
+    def program(objects):
+        yield from [None] * len(objects)
+        for x in objects:
+            yield ("O", x + 100)  # never presented: no head can read it
+        yield ("M", None)
+
+    check_fails(copy_like(program=program, reference=lambda xs: [x + 100 for x in xs]),
+                "expects read head 1 to read")
+
+
 def test_check_catches_an_unknown_operation():
     def program(objects):
         yield from [None] * len(objects)
