@@ -114,7 +114,8 @@ impl Observer for Watch {
 }
 
 #[test]
-fn a_declared_run_resumes_on_its_own_declaration_or_when_redeclared() -> Result<(), Box<dyn std::error::Error>> {
+fn a_declared_run_resumes_on_its_own_declaration_or_when_redeclared() -> Result<(), Box<dyn std::error::Error>>
+{
     let a: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("a")))));
     let b: &'static dyn AnyTask = Box::leak(Box::new(Entry(Own(Digested("b")))));
     let tmp = tempfile::tempdir()?;
