@@ -123,6 +123,7 @@ def figure(name, path):
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "nhc"  # the same file for the same trace
     import matplotlib.pyplot as plt
     import nhc
 
@@ -151,7 +152,7 @@ def figure(name, path):
     bottom.set_xlabel("step")
     fig.suptitle(f"{name}: the learned model on a level-5 sample ({len(steps)} steps)")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, metadata={"Date": None})
     plt.close(fig)
 
 
