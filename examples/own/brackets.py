@@ -35,6 +35,16 @@ def partners(seq):
     return out
 
 
+def unbalanced(seq):
+    """Why a user's sequence is not one brackets takes, or None."""
+    depth = 0
+    for k, x in enumerate(seq):
+        depth += 1 if x is not None else -1
+        if depth < 0:
+            return f"the closing bracket at position {k + 1} closes nothing"
+    return f"{depth} bracket(s) are never closed" if depth else None
+
+
 def present(seq):
     """Signals [open, close, 0] and the word for every bracket."""
     return [([1, 0, 0], x) if x is not None else ([0, 1, 0], None) for x in seq]
@@ -63,4 +73,5 @@ BRACKETS = nhc.Algorithm(
     sample=sample,
     program=program,
     reference=partners,
+    refuse=unbalanced,
 )

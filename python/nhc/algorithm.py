@@ -195,6 +195,8 @@ class Algorithm:
         in it; count is an int or a function of the sample.
     sample(level, rng): a random sample of curriculum level `level` >= 1, drawn from `rng` (an
         `nhc.Rng`) alone; JSON-able (lists, dicts with str keys, ints, str, bool, None).
+    refuse(sample): why a user's input (`Model.run`) cannot be run, as a sentence, or None when it
+        can (optional; e.g. unbalanced brackets). Not part of the digest: it changes no training.
     program(sample): the expected program, an iterable of steps, one per machine step: None
         (unscored, e.g. a presentation step) or (operation name, read 1, ..., read `heads`), a
         read None when it is not scored.
@@ -225,6 +227,7 @@ class Algorithm:
         output_signals: Iterable[float] | None = None,
         empty: Any = None,
         answers_while_presented: bool = False,
+        refuse: Callable[[Any], str | None] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name or name != name.strip():
             raise TypeError(f"name must be a non-empty str without surrounding spaces, got {_short(name)}")
@@ -246,6 +249,8 @@ class Algorithm:
         for what, f in [("sample", sample), ("program", program), ("reference", reference)]:
             if not callable(f):
                 raise TypeError(f"{what} must be a function, got {_short(f)}")
+        if refuse is not None and not callable(refuse):
+            raise TypeError(f"refuse must be a function, got {_short(refuse)}")
         if present is not None and not callable(present):
             raise TypeError(f"present must be a function, got {_short(present)}")
         if isinstance(signals, str):
@@ -289,6 +294,7 @@ class Algorithm:
         self.sample = sample
         self.program = program
         self.reference = reference
+        self.refuse = refuse
         self.empty = _word(empty, "empty")
         self._names = names
         self._index = {op: k for k, op in enumerate(names)}
@@ -474,6 +480,19 @@ class Algorithm:
                 f"but the algorithm has {_plural(self.heads, 'read head')}",
             )
         return op, tuple(_word(x, f"read {j + 1} of step {k} of the program of {where}") for j, x in enumerate(reads))
+
+    def _refuse(self, sample: Any) -> str | None:
+        """Why a user's input cannot be run (`refuse(sample)`), or None."""
+        if self.refuse is None:
+            return None
+        try:
+            why = self.refuse(sample)
+        except Exception as e:
+            _blame(e, f"by `refuse` of the algorithm {self.name!r} for the input {_short(sample)}")
+            raise
+        if why is not None and not isinstance(why, str):
+            raise _invalid(TypeError, f"refuse returned {_short(why)}, not a str (why) or None")
+        return why
 
     def _reference(self, sample: Any, level: int | None, index: int | None = None) -> list:
         """`reference(sample)` as a list of words."""

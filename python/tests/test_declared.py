@@ -512,3 +512,34 @@ def test_a_fixed_declaration_resumes_the_run_when_said_to_be_redeclared(tmp_path
     model = nhc.resume(tmp_path, algorithm=own.COPY, redeclared=True)
     assert json.loads((tmp_path / "checkpoint.json").read_text())["state"]["digest"] == own.COPY.digest
     assert model.meta["outcome"] in ("cap", "solved")
+
+
+def own_declaration(name):
+    spec = importlib.util.spec_from_file_location(f"own_{name}", ROOT / "examples" / "own" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, getattr(module, name.upper())
+
+
+def test_the_shipped_own_models_handle_what_users_send():
+    """models/own/: shapes beyond the curriculum's, against references computed here."""
+    rng = random.Random(5)
+    _, maxfind = own_declaration("maxfind")
+    model = nhc.load(ROOT / "models" / "own" / "maxfind.json", algorithm=maxfind)
+    for xs in [[7], [0], [3, 3, 3, 3], list(range(50)), list(range(50, 0, -1)), [255] * 9 + [0],
+               [rng.randrange(256) for _ in range(2000)]]:
+        assert model.run(xs) == [max(xs)], xs[:10]
+    brackets, declared = own_declaration("brackets")
+    model = nhc.load(ROOT / "models" / "own" / "brackets.json", algorithm=declared)
+    deep = [rng.randrange(1, 64) for _ in range(300)] + [None] * 300
+    flat = [x for _ in range(300) for x in (rng.randrange(1, 64), None)]
+    for seq in [[5, None], deep, flat, [1, 2, None, 3, None, None]]:
+        assert model.run(seq) == brackets.partners(seq)
+    for seq, why in [([None, 5], "position 1 closes nothing"), ([5, 6, None], "1 bracket(s) are never closed")]:
+        with pytest.raises(ValueError, match=re.escape(why)):
+            model.run(seq)
+    _, palindromes = own_declaration("palindromes")
+    model = nhc.load(ROOT / "models" / "own" / "palindromes.json", algorithm=palindromes)
+    for words in [[], ["a"], ["ab"], ["aba"] * 3, ["abc"] * 10, ["racecar", "level", "nhc", "x"],
+                  ["ab" * rng.randrange(1, 5) for _ in range(300)]]:
+        assert model.run(words) == [w for w in words if w == w[::-1]], words[:5]

@@ -676,10 +676,18 @@ impl Declared for PyDeclared {
         self.inner.answers_while_presented
     }
 
-    /// A user's input: its notes name no level.
-    fn check(&self, _sample: &Value) -> Result<(), InputError> {
+    /// A user's input, refused with the declaration's `refuse(sample)` sentence; its notes name
+    /// no level.
+    fn check(&self, sample: &Value) -> Result<(), InputError> {
         LEVEL.with(|l| l.set(None));
-        Ok(())
+        let why = self.call(|py, obj| {
+            let sample = to_py(py, sample)?;
+            obj.call_method1(intern!(py, "_refuse"), (sample,))?.extract::<Option<String>>()
+        });
+        match why.flatten() {
+            Some(why) => Err(InputError::new(why)),
+            None => Ok(()),
+        }
     }
 
     /// JSON; the empty word as the declaration's `empty`.
