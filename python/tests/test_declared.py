@@ -543,3 +543,14 @@ def test_the_shipped_own_models_handle_what_users_send():
     for words in [[], ["a"], ["ab"], ["aba"] * 3, ["abc"] * 10, ["racecar", "level", "nhc", "x"],
                   ["ab" * rng.randrange(1, 5) for _ in range(300)]]:
         assert model.run(words) == [w for w in words if w == w[::-1]], words[:5]
+
+
+def test_a_trace_shows_what_the_program_expects_beside_what_the_model_did():
+    _, maxfind = own_declaration("maxfind")
+    model = nhc.load(ROOT / "models" / "own" / "maxfind.json", algorithm=maxfind)
+    t = model.trace(level=5, seed=1000)
+    scored = t["scored"]
+    assert list(t["expected_op"][~scored]) == [""] * int((~scored).sum())  # the presentation
+    assert list(t["expected_op"][scored]) == list(t["op"][scored])  # a correct run
+    assert list(t["read1_expected"][scored]) == list(t["read1_data"][scored])
+    assert t["read2_expected"][-1] == "0"  # the walker past the list reads the empty word

@@ -76,10 +76,27 @@ fn print_trace(rows: &[nhc_tasks::trace::TraceRow], json: bool, words: bool, hea
             let all = r.control.written.iter().chain(&r.control.read);
             write!(text, "  {}", all.map(|w| show_word(w)).collect::<Vec<_>>().join(" / "))?;
         }
+        if r.correct == Some(false) {
+            write!(text, "  expected: {}", expected(r))?;
+        }
         writeln!(text)?;
     }
     text += LEGEND;
     emit(&text)
+}
+
+/// What the expected trace wanted at a step: the operation and the words that matter, e.g.
+/// `O data1=010110`.
+fn expected(r: &nhc_tasks::trace::TraceRow) -> String {
+    let reads = r
+        .expected_reads
+        .iter()
+        .enumerate()
+        .filter_map(|(j, d)| Some(format!("data{}={}", j + 1, d.as_ref()?)));
+    std::iter::once(r.expected_op.unwrap_or("(no step)").to_string())
+        .chain(reads)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The columns of the table (docs/DESIGN.md, "One step").
@@ -87,7 +104,8 @@ const LEGEND: &str = "\
 columns: write = locations written; m<j> = read mode of read head j, r<j> = the location it read, data<j> = the data there;
   H<k> = halt on read head k's last location, F<i>/B<i> = forward/backward along write head i's temporal links,
   P<i>/C<i> = parent/child along write head i's ancestry links (DNC+is+ha: the mode its read weighting picked);
-  op = the ALU operation; score = the step against the expected trace (blank: not scored);
+  op = the ALU operation; score = the step against the expected trace (blank: not scored; a WRONG
+  step ends with what the trace expected);
   gates: u<j> = previous update of read head j's last location, fw = write freed, fr<j> = read of head j freed
 ";
 

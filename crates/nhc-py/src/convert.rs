@@ -135,6 +135,7 @@ pub fn trace_columns<'py>(py: Python<'py>, rows: &[TraceRow]) -> PyResult<Bound<
         c.text("op".into(), r.op);
         c.bool("scored".into(), r.correct.is_some());
         c.bool("correct".into(), r.correct.unwrap_or(false));
+        c.text("expected_op".into(), r.expected_op.unwrap_or(""));
         let ctl = &r.control;
         for (i, loc) in r.written.iter().enumerate() {
             let h = format!("write{}", i + 1);
@@ -149,6 +150,10 @@ pub fn trace_columns<'py>(py: Python<'py>, rows: &[TraceRow]) -> PyResult<Bound<
             c.text(format!("{h}_mode"), mode);
             c.int(format!("{h}_location"), *loc as i64);
             c.text(format!("{h}_data"), data);
+            c.text(
+                format!("{h}_expected"),
+                r.expected_reads.get(j).cloned().flatten().as_deref().unwrap_or(""),
+            );
             if let Some(w) = ctl.read.get(j) {
                 c.words(&h, w);
             }

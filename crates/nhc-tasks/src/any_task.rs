@@ -236,6 +236,8 @@ impl<T: Task> Visit for RunOn<'_, T> {
             run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
                 after_step(r.step);
                 let Some(rows) = rows.as_deref_mut() else { return };
+                let t = r.step as usize;
+                let expected = (t < prepared.trace.len()).then(|| prepared.trace.step(t));
                 rows.push(TraceRow {
                     step: r.step,
                     phase: r.phase,
@@ -248,6 +250,15 @@ impl<T: Task> Visit for RunOn<'_, T> {
                         .collect(),
                     op: ops.get(r.op).copied().unwrap_or("?"),
                     correct,
+                    expected_op: expected
+                        .as_ref()
+                        .and_then(|e| e.op)
+                        .map(|op| ops.get(op).copied().unwrap_or("?")),
+                    expected_reads: (0..config.read_heads)
+                        .map(|j| {
+                            expected.as_ref().and_then(|e| e.reads.get(j)?.as_ref()).map(|d| task.show(d))
+                        })
+                        .collect(),
                     control: r.decision.control(&config, r.control_reads),
                 })
             });

@@ -15,6 +15,10 @@ pub struct TraceRow {
     pub op: &'static str,
     /// Right or wrong on a scored step.
     pub correct: Option<bool>,
+    /// What the expected trace (MODEL §5) wants at this step: the operation (`None`: unscored,
+    /// or past the trace's end) and, per read head, the word (`None` where it does not matter).
+    pub expected_op: Option<&'static str>,
+    pub expected_reads: Vec<Option<String>>,
     /// The control stream: words written and read, previous updates, free gates.
     pub control: ControlRow,
 }
