@@ -139,10 +139,12 @@ def report():
                             if os.path.exists(os.path.join(ROOT, "results", "rules", f"{name}_screen.jsonl"))])
         print("\n## Under the defaults: the full NHC, NHC-prev and NHC-anc rows\n")
         print("15 seeds per task, the paper's protocol with the defaults this screen chose "
-              "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl; "
+              "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl, "
+              "results/comparison_dnc_is_ha.jsonl: DNC+is+ha's eight cells, levels 500 and 1000 only for the "
+              "runs perfect at level 100; "
               "`nhc report` draws their Table 1).\n")
         table(None, False, [("default", r("full.jsonl")), ("default", r("comparison_nhc_prev.jsonl")),
-                            ("default", r("comparison_nhc_anc.jsonl"))])
+                            ("default", r("comparison_nhc_anc.jsonl")), ("default", r("comparison_dnc_is_ha.jsonl"))])
     text = out.getvalue()
     open(os.path.join(ROOT, "results", "rules.md"), "w").write(text)
     print("wrote results/rules.md")
