@@ -161,12 +161,7 @@ pub fn argmax(x: &[f32]) -> usize {
 /// p1/p2 = exp(z1 − z2) (MODEL §5).
 #[inline]
 pub fn margin(logits: &[f32], op: usize) -> f32 {
-    let runner_up = logits
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != op)
-        .map(|(_, v)| *v)
-        .fold(f32::NEG_INFINITY, f32::max);
+    let runner_up = runner_up(logits, op);
     if runner_up == f32::NEG_INFINITY {
         return 1.0;
     }
@@ -176,16 +171,17 @@ pub fn margin(logits: &[f32], op: usize) -> f32 {
     if m.is_nan() { 0.0 } else { m.clamp(0.0, 1.0) }
 }
 
+/// The largest logit but `op`'s (−∞ for a one-op Bus).
+#[inline]
+fn runner_up(logits: &[f32], op: usize) -> f32 {
+    logits.iter().enumerate().filter(|&(k, _)| k != op).map(|(_, v)| *v).fold(f32::NEG_INFINITY, f32::max)
+}
+
 /// Margin of the winner `op` over the runner-up on the raw logits, `clip((z1/z2 − 1)/m_max, 0, 1)`
 /// ([`Margin::Raw`]): full when only the winner is positive, none when neither is.
 #[inline]
 pub fn raw_margin(logits: &[f32], op: usize) -> f32 {
-    let runner_up = logits
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != op)
-        .map(|(_, v)| *v)
-        .fold(f32::NEG_INFINITY, f32::max);
+    let runner_up = runner_up(logits, op);
     let z1 = logits[op];
     if runner_up == f32::NEG_INFINITY || (z1 > 0.0 && runner_up <= 0.0) {
         return 1.0;
