@@ -4,6 +4,7 @@
     python -m nhc check  --algorithm mymodule:MAXFIND
     python -m nhc train  --algorithm mymodule:MAXFIND --seed 1 --out DIR [--config C.toml]
     python -m nhc resume --algorithm mymodule:MAXFIND DIR [--redeclared]
+    python -m nhc sweep  --algorithm mymodule:MAXFIND --out DIR [--runs 15] [--levels 10,100,500,1000]
     python -m nhc eval   --algorithm mymodule:MAXFIND --model DIR/model.json --level 1000 --samples 50
 
 `--algorithm` is MODULE:NAME (MODULE imported from the current directory or sys.path) or
@@ -155,6 +156,20 @@ def resume(args: argparse.Namespace) -> None:
     finished(model, args.dir)
 
 
+def sweep(args: argparse.Namespace) -> None:
+    algorithm = find_algorithm(args.algorithm)
+
+    def done(line: dict) -> None:
+        s, solved = line["summary"], {level: e["solved"] for level, e in line["eval"].items()}
+        print(f"{s['task']} seed {s['seed']}: {s['outcome']}, {s['learning_iterations']} learning iterations, "
+              f"solved {solved} of {args.samples}", flush=True)
+
+    lines = nhc.sweep(algorithm, args.out, runs=args.runs, config=config_arg(args.config, None),
+                      variant=args.variant, jobs=args.jobs, levels=args.levels, samples=args.samples,
+                      callback=done)
+    print(f"{len(lines)} runs in {Path(args.out) / 'sweep.jsonl'}")
+
+
 def evaluate(args: argparse.Namespace) -> None:
     algorithm = find_algorithm(args.algorithm)
     model = nhc.load(args.model, algorithm=algorithm)
@@ -210,6 +225,17 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--redeclared", action="store_true",
                    help="go on under a declaration changed since the run started (e.g. a function fixed after it raised)")
     r.set_defaults(run=resume)
+
+    s = sub.add_parser("sweep", help="train every run (seeds 1..runs) and test each, as `nhc sweep`")
+    s.add_argument("--algorithm", **algorithm)
+    s.add_argument("--out", required=True, help="the sweep directory (resumable)")
+    s.add_argument("--runs", type=int, default=15)
+    s.add_argument("--config", help="a training config (TOML, as `nhc train --config`)")
+    s.add_argument("--variant", default="nhc", choices=["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"])
+    s.add_argument("--jobs", type=int, help="runs at the same time (default: the number of cores)")
+    s.add_argument("--levels", type=levels_arg, default=[10, 100, 500, 1000], help="test levels (default 10,100,500,1000)")
+    s.add_argument("--samples", type=int, default=50)
+    s.set_defaults(run=sweep)
 
     e = sub.add_parser("eval", help="evaluate a model on fresh samples")
     e.add_argument("--algorithm", **algorithm)

@@ -316,6 +316,10 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
     r = run("eval", "--algorithm", algorithm, "--model", "run/model.json", "--level", "5", "--samples", "4", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["samples"] == 4, r.stderr
     assert run("resume", "--algorithm", algorithm, "run").returncode == 0
+    r = run("sweep", "--algorithm", algorithm, "--out", "sw", "--runs", "2", "--config", "quick.toml",
+            "--levels", "5", "--samples", "3", "--jobs", "1")
+    assert r.returncode == 0 and "2 runs in" in r.stdout and "copy seed 2:" in r.stdout, r.stderr
+    assert len((tmp_path / "sw" / "sweep.jsonl").read_text().splitlines()) == 2
     (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
     r = run("check", "--algorithm", "mine:NOT_ONE")
     assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr
