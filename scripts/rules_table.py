@@ -129,7 +129,7 @@ def report():
               "(configs/gate_bias_screen.toml; results/rules/gate_bias_screen.jsonl).\n")
         table(None, False, [("gate_bias −1", r("rules/gate_bias_screen.jsonl"))])
         print("\n## The other silent choices, one at a time\n")
-        print("The full NHC, 15 seeds, six tasks, the defaults but for one choice each, a budget of 8 000 "
+        print("The full NHC, 15 seeds, six tasks (`margin_raw` also search+ and plan+), the defaults but for one choice each, a budget of 8 000 "
               "learning iterations (configs/<name>_screen.toml; results/rules/<name>_screen.jsonl): "
               "`mirrored_off` 20 independent offspring instead of 10 mirrored pairs, `centred_ranks` "
               "centred ranks as utilities at our step size α/σ, `margin_raw` the fitness's margin on "
