@@ -233,68 +233,29 @@ fn sweep_declared(
     let _lock = nhc_train::lock::lock(&spec.out)?;
     let jobs = spec.jobs.max(1);
     let _memory = MemoryShare::new(jobs);
+    // A registry run trains on a pool of one thread, as in `nhc sweep`.
     let next = AtomicUsize::new(0);
-    let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
-    let failures = Mutex::new(Vec::new());
-    let pool_error = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                // A registry run trains on a pool of one thread, as in `nhc sweep`.
-                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(p) => p,
-                    Err(e) => {
-                        if let Ok(mut slot) = pool_error.lock() {
-                            *slot = Some(e);
-                        }
-                        return;
-                    }
-                };
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&(task, seed)) = runs.get(k) else { return };
-                    if observer.go_on().is_break() {
-                        return;
-                    }
-                    match one(spec, task, seed, observer, &pool) {
-                        Ok(line) => {
-                            let _ = observer.finished(&line);
-                            if let Ok(mut slot) = lines[k].lock() {
-                                *slot = Some(line);
-                            }
-                        }
-                        Err(RunError::Stopped) => return,
-                        Err(error) => {
-                            let failure = RunFailure { task: task.name().to_string(), seed, error };
-                            if let Ok(mut v) = failures.lock() {
-                                v.push(failure);
-                            }
-                        }
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = pool_error.into_inner().ok().flatten() {
-        return Err(SweepError::Pool(e));
-    }
-    let failures = failures.into_inner().unwrap_or_default();
+    let (lines, failures) = core_sweep::run_jobs(
+        jobs,
+        runs.len(),
+        &|| Some(next.fetch_add(1, Ordering::SeqCst)),
+        &|| observer.go_on().is_break(),
+        &|k, pool| {
+            let (task, seed) = runs[k];
+            let line = one(spec, task, seed, observer, pool)
+                .map_err(|error| Box::new(RunFailure { task: task.name().to_string(), seed, error }))?;
+            let _ = observer.finished(&line);
+            Ok(line)
+        },
+    )?;
     if !failures.is_empty() {
         return Err(SweepError::Runs(failures));
     }
-    let lines: Vec<SweepLine> = lines.into_iter().filter_map(|l| l.into_inner().ok().flatten()).collect();
+    let lines: Vec<SweepLine> = lines.into_iter().flatten().collect();
     if observer.go_on().is_break() || lines.len() < runs.len() {
         return Err(SweepError::Stopped);
     }
-    let path = spec.out.join("sweep.jsonl");
-    let mut text = String::new();
-    for line in &lines {
-        let json = serde_json::to_string(line)
-            .map_err(|source| SweepError::Serialize { path: path.clone(), source })?;
-        text.push_str(&json);
-        text.push('\n');
-    }
-    write_atomic(&path, text.as_bytes()).map_err(|source| SweepError::Write { path, source })?;
+    core_sweep::write_lines(&spec.out, &lines)?;
     Ok(lines)
 }
 

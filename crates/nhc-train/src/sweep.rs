@@ -286,60 +286,29 @@ pub fn sweep_part(
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(expected_seconds(&runs[k].0)));
     let stop = AtomicBool::new(false);
-    let lines: Vec<Mutex<Option<SweepLine>>> = runs.iter().map(|_| Mutex::new(None)).collect();
-    let failures = Mutex::new(Vec::new());
-    let pool_error = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(p) => p,
-                    Err(e) => {
-                        if let Ok(mut p) = pool_error.lock() {
-                            *p = Some(e);
-                        }
-                        return;
-                    }
-                };
-                loop {
-                    let Some(&k) = part.dispatch.next(runs.len()).and_then(|p| order.get(p)) else { return };
-                    let (task, seed) = &runs[k];
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let watch = Watch { observer, task, seed: *seed, stop: &stop };
-                    match pool.install(|| one(spec, task, *seed, &watch)) {
-                        Ok(line) => {
-                            if observer.finished(&line).is_break() {
-                                stop.store(true, Ordering::SeqCst);
-                            }
-                            if let Ok(mut slot) = lines[k].lock() {
-                                *slot = Some(line);
-                            }
-                        }
-                        Err(RunError::Stopped) => return,
-                        Err(error) => {
-                            let failure = RunFailure { task: task.clone(), seed: *seed, error };
-                            if let Ok(mut v) = failures.lock() {
-                                v.push(failure);
-                            }
-                        }
-                    }
-                }
-            });
-        }
-    });
+    let jobs_done = run_jobs(
+        jobs,
+        runs.len(),
+        &|| part.dispatch.next(runs.len()).and_then(|p| order.get(p).copied()),
+        &|| stop.load(Ordering::SeqCst),
+        &|k, pool| {
+            let (task, seed) = &runs[k];
+            let watch = Watch { observer, task, seed: *seed, stop: &stop };
+            let result = pool.install(|| one(spec, task, *seed, &watch));
+            if let Ok(line) = &result
+                && observer.finished(line).is_break()
+            {
+                stop.store(true, Ordering::SeqCst);
+            }
+            result.map_err(|error| Box::new(RunFailure { task: task.clone(), seed: *seed, error }))
+        },
+    );
     (part.all_done)();
-    if let Some(e) = pool_error.into_inner().ok().flatten() {
-        return Err(SweepError::Pool(e));
-    }
-    let mut failures = failures.into_inner().unwrap_or_default();
+    let (mut lines, mut failures) = jobs_done?;
     if !part.leads {
         return if failures.is_empty() { Ok(Vec::new()) } else { Err(SweepError::Runs(failures)) };
     }
     // The runs other processes trained: their lines from their directories.
-    let mut lines: Vec<Option<SweepLine>> =
-        lines.into_iter().map(|l| l.into_inner().ok().flatten()).collect();
     if !stop.load(Ordering::SeqCst) {
         for (line, (task, seed)) in lines.iter_mut().zip(&runs) {
             if line.is_none() && !failures.iter().any(|f| f.task == *task && f.seed == *seed) {
@@ -357,16 +326,78 @@ pub fn sweep_part(
     if stop.load(Ordering::SeqCst) || lines.len() < runs.len() {
         return Err(SweepError::Stopped);
     }
-    let path = spec.out.join("sweep.jsonl");
+    write_lines(&spec.out, &lines)?;
+    Ok(lines)
+}
+
+/// Runs `count` runs on `jobs` worker threads, each training on a rayon pool of one thread of
+/// its own: `next` hands out the run indices (`None`: no more), `run(k, pool)` trains and
+/// evaluates run k; a worker ends when `stopped` says so or a run was stopped
+/// ([`RunError::Stopped`]). Returns each run's line by index (`None`: not run here) and the
+/// failures.
+#[allow(clippy::type_complexity)]
+pub fn run_jobs(
+    jobs: usize,
+    count: usize,
+    next: &(dyn Fn() -> Option<usize> + Sync),
+    stopped: &(dyn Fn() -> bool + Sync),
+    run: &(dyn Fn(usize, &rayon::ThreadPool) -> Result<SweepLine, Box<RunFailure>> + Sync),
+) -> Result<(Vec<Option<SweepLine>>, Vec<RunFailure>), SweepError> {
+    let lines: Vec<Mutex<Option<SweepLine>>> = (0..count).map(|_| Mutex::new(None)).collect();
+    let failures = Mutex::new(Vec::new());
+    let pool_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        if let Ok(mut p) = pool_error.lock() {
+                            *p = Some(e);
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let Some(k) = next().filter(|&k| k < count) else { return };
+                    if stopped() {
+                        return;
+                    }
+                    match run(k, &pool) {
+                        Ok(line) => {
+                            if let Ok(mut slot) = lines[k].lock() {
+                                *slot = Some(line);
+                            }
+                        }
+                        Err(failure) if matches!(failure.error, RunError::Stopped) => return,
+                        Err(failure) => {
+                            if let Ok(mut v) = failures.lock() {
+                                v.push(*failure);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = pool_error.into_inner().ok().flatten() {
+        return Err(SweepError::Pool(e));
+    }
+    let lines = lines.into_iter().map(|l| l.into_inner().ok().flatten()).collect();
+    Ok((lines, failures.into_inner().unwrap_or_default()))
+}
+
+/// Writes `out/sweep.jsonl`, a line per run, atomically.
+pub fn write_lines(out: &Path, lines: &[SweepLine]) -> Result<(), SweepError> {
+    let path = out.join("sweep.jsonl");
     let mut text = String::new();
-    for line in &lines {
+    for line in lines {
         let json = serde_json::to_string(line)
             .map_err(|source| SweepError::Serialize { path: path.clone(), source })?;
         text.push_str(&json);
         text.push('\n');
     }
-    write_atomic(&path, text.as_bytes()).map_err(|source| SweepError::Write { path, source })?;
-    Ok(lines)
+    write_atomic(&path, text.as_bytes()).map_err(|source| SweepError::Write { path, source })
 }
 
 /// The memory limit divided among `jobs` runs evaluating at the same time, restored when dropped.
