@@ -168,23 +168,6 @@ fn sweep_error(e: SweepError) -> PyErr {
     }
 }
 
-/// The memory limit divided among `jobs` runs evaluating at the same time, restored when dropped.
-struct MemoryShare(u64);
-
-impl MemoryShare {
-    fn new(jobs: usize) -> Self {
-        let limit = limits::memory_limit();
-        limits::set_memory_limit((limit / jobs as u64).max(1));
-        MemoryShare(limit)
-    }
-}
-
-impl Drop for MemoryShare {
-    fn drop(&mut self) {
-        limits::set_memory_limit(self.0);
-    }
-}
-
 /// A run's iterations, seen by the sweep's observer, which may stop the sweep; an iteration in
 /// which one of a declared algorithm's functions failed (`calls`) is discarded.
 struct RunWatch<'a> {
@@ -232,7 +215,6 @@ fn sweep_declared(
         tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t, seed))).collect();
     let _lock = nhc_train::lock::lock(&spec.out)?;
     let jobs = spec.jobs.max(1);
-    let _memory = MemoryShare::new(jobs);
     // A registry run trains on a pool of one thread, as in `nhc sweep`.
     let next = AtomicUsize::new(0);
     let (lines, failures) = core_sweep::run_jobs(

@@ -280,7 +280,6 @@ pub fn sweep_part(
     }
     let _lock = if part.leads { Some(lock(&spec.out)?) } else { None };
     let jobs = spec.jobs.max(1);
-    let _memory = MemoryShare::new(jobs);
     observer.started(&runs);
     // The longest expected runs start first, so that no job is left with a long run at the end.
     let mut order: Vec<usize> = (0..runs.len()).collect();
@@ -334,7 +333,7 @@ pub fn sweep_part(
 /// its own: `next` hands out the run indices (`None`: no more), `run(k, pool)` trains and
 /// evaluates run k; a worker ends when `stopped` says so or a run was stopped
 /// ([`RunError::Stopped`]). Returns each run's line by index (`None`: not run here) and the
-/// failures.
+/// failures. The memory limit is shared among the jobs while they run.
 #[allow(clippy::type_complexity)]
 pub fn run_jobs(
     jobs: usize,
@@ -343,11 +342,13 @@ pub fn run_jobs(
     stopped: &(dyn Fn() -> bool + Sync),
     run: &(dyn Fn(usize, &rayon::ThreadPool) -> Result<SweepLine, Box<RunFailure>> + Sync),
 ) -> Result<(Vec<Option<SweepLine>>, Vec<RunFailure>), SweepError> {
+    let jobs = jobs.max(1);
+    let _memory = MemoryShare::new(jobs);
     let lines: Vec<Mutex<Option<SweepLine>>> = (0..count).map(|_| Mutex::new(None)).collect();
     let failures = Mutex::new(Vec::new());
     let pool_error = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
+        for _ in 0..jobs {
             scope.spawn(|| {
                 let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(p) => p,
