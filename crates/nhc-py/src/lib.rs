@@ -13,6 +13,43 @@
 //! - [`convert`]: JSON values and trace rows as Python objects and NumPy columns;
 //! - [`errors`]: every error as a Python exception.
 
+/// The [`nhc_tasks::Task`] methods a wrapper of a task (a field `task` of type `T`) takes from it
+/// unchanged: the JSON and text forms, the input kinds and the size bounds.
+macro_rules! forward_task {
+    () => {
+        fn sample_json(&self, sample: &T::Sample) -> serde_json::Value {
+            self.task.sample_json(sample)
+        }
+        fn answer_json(&self, answer: &T::Answer) -> serde_json::Value {
+            self.task.answer_json(answer)
+        }
+        fn show(&self, data: &T::Data) -> String {
+            self.task.show(data)
+        }
+        fn takes_maps(&self) -> bool {
+            self.task.takes_maps()
+        }
+        fn takes_text(&self) -> bool {
+            self.task.takes_text()
+        }
+        fn max_level(&self) -> usize {
+            self.task.max_level()
+        }
+        fn max_steps(&self, level: usize) -> u64 {
+            self.task.max_steps(level)
+        }
+        fn sample_steps(&self, sample: &T::Sample) -> u64 {
+            self.task.sample_steps(sample)
+        }
+        fn sample_heap(&self, sample: &T::Sample) -> u64 {
+            self.task.sample_heap(sample)
+        }
+        fn max_heap(&self, level: usize) -> u64 {
+            self.task.max_heap(level)
+        }
+    };
+}
+
 pub mod convert;
 pub mod declared;
 pub mod errors;

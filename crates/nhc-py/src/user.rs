@@ -238,36 +238,7 @@ impl<T: Neutral> Task for InPython<T> {
         Place::Checking.set();
         self.task.parse_input(input)
     }
-    fn sample_json(&self, sample: &T::Sample) -> Value {
-        self.task.sample_json(sample)
-    }
-    fn answer_json(&self, answer: &T::Answer) -> Value {
-        self.task.answer_json(answer)
-    }
-    fn show(&self, data: &T::Data) -> String {
-        self.task.show(data)
-    }
-    fn takes_maps(&self) -> bool {
-        self.task.takes_maps()
-    }
-    fn takes_text(&self) -> bool {
-        self.task.takes_text()
-    }
-    fn max_level(&self) -> usize {
-        self.task.max_level()
-    }
-    fn max_steps(&self, level: usize) -> u64 {
-        self.task.max_steps(level)
-    }
-    fn sample_steps(&self, sample: &T::Sample) -> u64 {
-        self.task.sample_steps(sample)
-    }
-    fn sample_heap(&self, sample: &T::Sample) -> u64 {
-        self.task.sample_heap(sample)
-    }
-    fn max_heap(&self, level: usize) -> u64 {
-        self.task.max_heap(level)
-    }
+    forward_task!();
     /// The answer's JSON: the binding gives answers as Python values, so the text form (a plan
     /// replayed through the user's functions) is not made.
     fn answer_text(&self, _: &T::Sample, answer: &T::Answer) -> String {
