@@ -57,14 +57,22 @@ def _word(x: Any, where: str) -> Any:
         return tuple(_word(v, where) for v in x)
     if isinstance(x, float):
         raise _invalid(TypeError, f"{where} is the float {x!r}: {_WORDS}, not floats, so that they compare exactly")
+    scalar = _scalar(x, f"{where} is", f": {_WORDS}")
+    if scalar is None:
+        raise _invalid(TypeError, f"{where} is {type(x).__name__} {_short(x)}: {_WORDS}")
+    return scalar
+
+
+def _scalar(x: Any, what: str, why: str) -> Any:
+    """A str subclass as a str, an integer-like value as a 64-bit int (refused beyond), else None."""
     if isinstance(x, str):
         return str(x)
     if hasattr(type(x), "__index__"):
         n = operator.index(x)
         if _LOW <= n < _HIGH:
             return n
-        raise _invalid(ValueError, f"{where} is {n}, beyond 64 bits: {_WORDS}")
-    raise _invalid(TypeError, f"{where} is {type(x).__name__} {_short(x)}: {_WORDS}")
+        raise _invalid(ValueError, f"{what} {n}, beyond 64 bits{why}")
+    return None
 
 
 def _json(x: Any, level: int | None, index: int | None = None) -> Any:
@@ -100,13 +108,9 @@ def _json_any(x: Any, where: str) -> Any:
             TypeError,
             f"{where} holds the float {x!r}: samples must be exact (lists, dicts with str keys, ints, str, bool, None)",
         )
-    if isinstance(x, str):
-        return str(x)
-    if hasattr(type(x), "__index__"):
-        n = operator.index(x)
-        if _LOW <= n < _HIGH:
-            return n
-        raise _invalid(ValueError, f"{where} holds {n}, beyond 64 bits")
+    scalar = _scalar(x, f"{where} holds", "")
+    if scalar is not None:
+        return scalar
     raise _invalid(
         TypeError,
         f"{where} holds {type(x).__name__} {_short(x)}: samples must be JSON "
@@ -565,8 +569,11 @@ class Algorithm:
             return [failed(e, "the Input")]
         try:
             program = self._program(sample, level, index)
+            again = self._program(sample, level, index)
         except Exception as e:
             return [failed(e, "the program")]
+        if repr(program) != repr(again):
+            return [f"the program of {where} is not deterministic: two calls on the same sample give different steps"]
         n, stop_name = len(words), self._names[stop_op]
         if len(program) < n:
             return [
@@ -607,15 +614,25 @@ class Algorithm:
             op, reads = program[k]
             if op != output:
                 continue
+            words = tuple(self.empty if r is None else r for r in reads)
             try:
-                out, _ = self._alu(op, tuple(self.empty if r is None else r for r in reads))
+                out, feedback = self._alu(op, words)
+                twice = self._alu(op, words)
             except Exception as e:
                 return [failed(e, f"ALU operation {self._names[op]!r} at step {k} of the program")]
+            if not (_same(out, twice[0]) and feedback == twice[1]):
+                return [
+                    f"ALU operation {self._names[op]!r} at step {k} of the program of {where} is not pure: two calls "
+                    f"on the reads {_short(words)} give {_short((out, feedback))} and {_short(twice)} (results are cached)"
+                ]
             answer.append(out)
         try:
             reference = self._reference(sample, level, index)
+            again_reference = self._reference(sample, level, index)
         except Exception as e:
             return [failed(e, "the reference")]
+        if len(reference) != len(again_reference) or not all(map(_same, reference, again_reference)):
+            return [f"the reference of {where} is not deterministic: two calls on the same sample differ"]
         canon = self._canon
         if len(reference) != len(answer) or not all(_same(canon(a), canon(b)) for a, b in zip(reference, answer)):
             j = next(
@@ -656,8 +673,10 @@ class Algorithm:
         For each level and `samples` samples: the sampler makes the level and is deterministic
         (two draws from generators with the same seed are equal); the Input, the program and the
         reference are well formed (known operations, one read per head, exact words); the program
-        ends exactly where the Input's stop rule stops it; the reference equals the answer the
-        program's own output steps give through the ALU. With `smoke`, 5 training iterations.
+        ends exactly where the Input's stop rule stops it; the program, the reference and the ALU
+        give the same on a second call (the ALU's results are cached); the reference equals the
+        answer the program's own output steps give through the ALU. With `smoke`, 5 training
+        iterations.
         """
         from . import _nhc
 

@@ -171,6 +171,23 @@ def test_check_catches_a_non_deterministic_sampler():
     )
 
 
+def test_check_catches_an_impure_alu_and_a_non_deterministic_program():
+    calls = iter(range(10**6))
+    impure = nhc.Algorithm("impure", {"O": lambda x: x + next(calls) % 2, "M": None},
+                           sample=own.COPY.sample, program=own.copy_program, reference=list,
+                           output="O", stop=("M", 1), empty=0)
+    check_fails(impure, "is not pure: two calls")
+
+    toggle = iter(range(10**6))
+
+    def program(objects):
+        yield from own.copy_program(objects)
+        if next(toggle) % 2:
+            yield ("M", None)  # a second mark, every other call
+
+    check_fails(copy_like(program=program), "is not deterministic: two calls on the same sample")
+
+
 def test_check_catches_a_reference_that_disagrees_with_the_program():
     failures = check_fails(copy_like(reference=lambda objects: objects[::-1]), "sample 0 of level 2")
     assert "the program's own 'O' steps output" in failures and "level 1:" not in failures
@@ -211,19 +228,24 @@ def flaky_compare(op):
     return alu
 
 
-FLAKY_SORT = nhc.Algorithm(
-    "flaky-sort",
-    {"C": flaky_compare("C"), "S": flaky_compare("S"), "O": flaky_compare("O")},
-    heads=2,
-    feedback=4,
-    free_gates=False,
-    sample=lambda level, rng: [rng.integers(0, 256) for _ in range(level + 1)],
-    program=own.sort_program,
-    reference=sorted,
-    output="O",
-    stop=("O", len),
-    empty=0,
-)
+def sort_with(name, compare):
+    """sort declared with the ALU `compare(op)` for each of its operations."""
+    return nhc.Algorithm(
+        name,
+        {op: compare(op) for op in ("C", "S", "O")},
+        heads=2,
+        feedback=4,
+        free_gates=False,
+        sample=lambda level, rng: [rng.integers(0, 256) for _ in range(level + 1)],
+        program=own.sort_program,
+        reference=sorted,
+        output="O",
+        stop=("O", len),
+        empty=0,
+    )
+
+
+FLAKY_SORT = sort_with("flaky-sort", flaky_compare)
 
 
 def test_a_failing_alu_stops_training_and_the_run_resumes_once_it_is_fixed(tmp_path):
@@ -370,19 +392,7 @@ def picky(op):
 
 
 def picky_sort():
-    return nhc.Algorithm(
-        "picky-sort",
-        {"C": picky("C"), "S": picky("S"), "O": picky("O")},
-        heads=2,
-        feedback=4,
-        free_gates=False,
-        sample=lambda level, rng: [rng.integers(0, 256) for _ in range(level + 1)],
-        program=own.sort_program,
-        reference=sorted,
-        output="O",
-        stop=("O", len),
-        empty=0,
-    )
+    return sort_with("picky-sort", picky)
 
 
 def first_step_reading_200(trace):
