@@ -867,3 +867,17 @@ fn bench_compares_declared_with_built_in_training() {
     assert_eq!(rows, ["copy", "sort"], "{table}");
     fails_with(&["bench", "--declared"], "--train");
 }
+
+/// `nhc programs` finds a table for reverse on NHC-anc, and refuses specs it cannot search.
+#[test]
+fn programs_finds_tables_and_refuses_bad_specs() {
+    let found = ok_json(&["programs", "--task", "reverse", "--variant", "nhc-anc", "--json"]);
+    assert_eq!(found["verdict"], "found", "{found}");
+    assert!(found["controller"].as_array().is_some_and(|c| !c.is_empty()), "{found}");
+    let none = ok_json(&["programs", "--task", "copy", "--symbols", "1", "--levels", "2", "--json"]);
+    assert_eq!(none["verdict"], "none", "{none}");
+    fails_with(&["programs", "--task", "copy", "--symbols", "6"], "at most 5");
+    fails_with(&["programs", "--task", "copy", "--checks", "30"], "LEVEL:COUNT");
+    fails_with(&["programs", "--task", "copy", "--levels", "0"], "level must be at least 1");
+    fails_with(&["programs", "--task", "copying"], "unknown task `copying`");
+}

@@ -5,7 +5,7 @@ use crate::episode::{self, Episode, EpisodeShape};
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
 use crate::registry::TaskError;
 use crate::trace::{TRACE_ROW_BYTES, TraceRow};
-use crate::{Algorithm, Model, SampleRng, Task, sample_rng};
+use crate::{Algorithm, Model, SampleRng, Task, programs, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
 use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, run_scored};
@@ -107,6 +107,13 @@ pub trait AnyTask: Sync {
     fn episode_shape(&self) -> Option<EpisodeShape>;
     /// A sample of `level` drawn from `rng`, as the DNC trained by backpropagation sees it.
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError>;
+    /// A table program of `config` that solves this task's samples, if one exists
+    /// ([`crate::programs`]).
+    fn programs(
+        &self,
+        config: &Config,
+        spec: &programs::Spec,
+    ) -> Result<programs::Report, programs::SpecError>;
 }
 
 /// A [`Task`] value made object-safe.
@@ -380,5 +387,12 @@ impl<T: Task> AnyTask for Entry<T> {
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError> {
         self.level_in_flight(level, &self.0.algorithm().config, 0, 1)?;
         Ok(episode::record(&self.0, level, rng)?)
+    }
+    fn programs(
+        &self,
+        config: &Config,
+        spec: &programs::Spec,
+    ) -> Result<programs::Report, programs::SpecError> {
+        programs::search(&self.0, config, spec)
     }
 }

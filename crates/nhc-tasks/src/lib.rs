@@ -23,6 +23,7 @@ pub mod episode;
 pub mod evaluate;
 pub mod fields;
 pub mod model;
+pub mod programs;
 pub mod registry;
 pub mod search_plan;
 pub mod sort;

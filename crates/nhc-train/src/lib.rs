@@ -46,4 +46,4 @@ pub use records::{
 pub use run_dir::{Observer, Outcome, RunDirError};
 pub use state::TrainState;
 pub use sweep::{SweepError, SweepLine, SweepObserver, SweepSpec, sweep};
-pub use trainer::{TrainError, Trainer};
+pub use trainer::{TrainError, Trainer, model_config};

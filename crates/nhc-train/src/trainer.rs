@@ -56,7 +56,7 @@ pub enum TrainError {
 
 /// The model a run trains: the variant's config of the task's algorithm, with the training
 /// config's memory conventions (temporal links, write free gate) and Bus feedback override.
-fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Config {
+pub fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Config {
     let base = task.algorithm().model(variant);
     Config {
         links: config.links,
