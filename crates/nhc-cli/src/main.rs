@@ -272,36 +272,7 @@ enum Command {
     /// Search every table program (each view of the Controller → one decision, control words
     /// from a small alphabet) for one that solves a task's samples: whether the model's memory
     /// admits a solution at all, under a variant and a training config's memory reading.
-    Programs {
-        #[arg(long)]
-        task: String,
-        #[arg(long, default_value = "nhc", help = variant_help(""))]
-        variant: Variant,
-        /// A training config (TOML): its `links`, `free_write` and `bus_feedback` choose the
-        /// memory's reading.
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Control words a program may write: the zero word and this many minus one unit vectors.
-        #[arg(long, default_value_t = 2)]
-        symbols: usize,
-        /// Samples of every level 1..=LEVELS must be solved...
-        #[arg(long, default_value_t = 5)]
-        levels: usize,
-        /// ...this many per level...
-        #[arg(long, default_value_t = 10)]
-        samples: usize,
-        /// ...and these longer ones, LEVEL:COUNT, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "30:5,100:2")]
-        checks: Vec<String>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Table entries to try before giving up.
-        #[arg(long, default_value_t = 100_000_000)]
-        max_nodes: u64,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Programs(programs::Args),
     /// List the tasks: their domains, ALU operations and θ sizes under each model variant.
     Tasks {
         /// One JSON object per line.
@@ -441,29 +412,7 @@ fn real_main() -> Result<()> {
             })
         }
         Command::Tasks { json } => tasks::tasks(json),
-        Command::Programs {
-            task,
-            variant,
-            config,
-            symbols,
-            levels,
-            samples,
-            checks,
-            seed,
-            max_nodes,
-            json,
-        } => programs::run(&programs::Args {
-            task,
-            variant,
-            config,
-            symbols,
-            levels,
-            samples,
-            checks,
-            seed,
-            max_nodes,
-            json,
-        }),
+        Command::Programs(args) => programs::run(&args),
         Command::Report { dirs, out: None } if dirs.len() == 1 => {
             let (dnc, _) = comparison::split_dnc(&dirs);
             emit(&if dnc.is_empty() { report::report(&dirs[0])? } else { dnc_report::report(&dirs[0])? })

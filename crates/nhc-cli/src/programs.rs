@@ -11,17 +11,39 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// `nhc programs`'s flags.
+#[derive(clap::Args)]
 pub struct Args {
-    pub task: String,
-    pub variant: Variant,
-    pub config: Option<PathBuf>,
-    pub symbols: usize,
-    pub levels: usize,
-    pub samples: usize,
-    pub checks: Vec<String>,
-    pub seed: u64,
-    pub max_nodes: u64,
-    pub json: bool,
+    /// A task of the copy family (or any task; the search grows with its views).
+    #[arg(long)]
+    task: String,
+    #[arg(long, default_value = "nhc", help = crate::variant_help(""))]
+    variant: Variant,
+    /// A training config (TOML): its `links`, `free_write` and `bus_feedback` choose the memory's
+    /// reading.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Control words a program may write: the zero word and this many minus one unit vectors.
+    #[arg(long, default_value_t = 2)]
+    symbols: usize,
+    /// Samples of every level 1..=LEVELS must be solved...
+    #[arg(long, default_value_t = 5)]
+    levels: usize,
+    /// ...this many per level...
+    #[arg(long, default_value_t = 10)]
+    samples: usize,
+    /// ...and these longer ones, LEVEL:COUNT, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "30:5,100:2")]
+    checks: Vec<String>,
+    /// Seed of the samples.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Table entries to try before giving up.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_nodes: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `LEVEL:COUNT`.
