@@ -1,7 +1,7 @@
 """Which memory reading admits a solution at all: `nhc programs` (table programs, docs/DESIGN.md,
 "Table programs") for the copy family under each reading of the memory and each NHC variant.
 
-Usage: python3 scripts/programs_table.py run [--jobs 2] [--max-nodes N] [--tasks t1,t2]
+Usage: python3 scripts/programs_table.py run [--jobs 2] [--max-nodes N] [--tasks t1,t2] [--symbols 2]
            runs the grid with target/release/nhc (or $NHC) and writes results/programs.jsonl
        python3 scripts/programs_table.py report
            writes results/programs.md from results/programs.jsonl
@@ -34,8 +34,9 @@ def arg(name, default):
 
 
 def one(job):
-    task, variant, (label, config), max_nodes = job
-    cmd = [NHC, "programs", "--task", task, "--variant", variant, "--max-nodes", str(max_nodes), "--json"]
+    task, variant, (label, config), max_nodes, symbols = job
+    cmd = [NHC, "programs", "--task", task, "--variant", variant, "--max-nodes", str(max_nodes),
+           "--symbols", str(symbols), "--json"]
     if config:
         cmd += ["--config", os.path.join(ROOT, config)]
     line = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -46,54 +47,58 @@ def one(job):
 def run():
     tasks = arg("--tasks", ",".join(TASKS)).split(",")
     max_nodes = int(arg("--max-nodes", "50000000"))
-    jobs = [(t, v, r, max_nodes) for t in tasks for r in READINGS for v in VARIANTS]
+    symbols = int(arg("--symbols", "2"))
+    jobs = [(t, v, r, max_nodes, symbols) for t in tasks for r in READINGS for v in VARIANTS]
     with ThreadPoolExecutor(int(arg("--jobs", "2"))) as pool:
         lines = list(pool.map(one, jobs))
+    key = lambda l: (l["task"], l["variant"], l["reading"], l["symbols"])
     kept = []
     if os.path.exists(OUT):
-        keys = {(l["task"], l["variant"], l["reading"]) for l in lines}
-        kept = [l for l in map(json.loads, open(OUT)) if (l["task"], l["variant"], l["reading"]) not in keys]
+        keys = {key(l) for l in lines}
+        kept = [l for l in map(json.loads, open(OUT)) if key(l) not in keys]
     with open(OUT, "w") as f:
         for l in kept + lines:
             f.write(json.dumps(l, ensure_ascii=False) + "\n")
     report()
 
 
+def cell_text(l):
+    if l is None:
+        return ""
+    if l["verdict"] == "found":
+        return f"**found** ({l['nodes']:,})".replace(",", " ")
+    if l["verdict"] == "none":
+        return "none"
+    return f"– ({l['nodes']:,})".replace(",", " ")
+
+
 def report():
     lines = [json.loads(l) for l in open(OUT) if l.strip()]
-    cell = {(l["task"], l["variant"], l["reading"]): l for l in lines}
+    cell = {(l["task"], l["variant"], l["reading"], l["symbols"]): l for l in lines}
     out = ["# Table programs: which reading of the memory admits a solution", "",
-           "`python3 scripts/programs_table.py run` then `report` (`nhc programs`, docs/DESIGN.md,",
-           "\"Table programs\"). Two control words (zero and one unit vector), no Bus feedback;",
-           "a table must solve 10 samples of each level 1–5, 5 of level 30 and 2 of level 100.",
-           "Cells: **found** (entries tried), none (every table tried), or – (none within the budget",
-           "of entries tried). Paper: whether its model learns the 11 training levels (Table 1).", ""]
-    out.append("| task | reading | " + " | ".join(VARIANTS) + " | paper (NHC / NHC-anc / NHC-prev) |")
-    out.append("|---|---|" + "---|" * len(VARIANTS) + "---|")
-    for task in TASKS:
-        for label, _ in READINGS:
-            row = []
-            for v in VARIANTS:
-                l = cell.get((task, v, label))
-                if l is None:
-                    row.append("")
-                elif l["verdict"] == "found":
-                    row.append(f"**found** ({l['nodes']:,})".replace(",", " "))
-                elif l["verdict"] == "none":
-                    row.append("none")
-                else:
-                    row.append(f"– ({l['nodes']:,})".replace(",", " "))
-            if any(row):
-                paper = " / ".join(map(str, PAPER[task]))
-                out.append(f"| {task} | {label} | " + " | ".join(row) + f" | {paper} |")
-    out += ["", "## The programs found for duplicated", ""]
-    for label, _ in READINGS:
-        for v in VARIANTS:
-            l = cell.get(("duplicated", v, label))
-            if l and l["verdict"] == "found":
-                out += [f"### {v}, {label}", "", "```"] + l["controller"] + ["bus:"] + l["bus"] + ["```", ""]
+           "`python3 scripts/programs_table.py run [--symbols S] [--tasks …] [--max-nodes N]`, then",
+           "`report` (`nhc programs`, docs/DESIGN.md, \"Table programs\"). No Bus feedback; a table",
+           "must solve 10 samples of each level 1–5, 5 of level 30 and 2 of level 100. Words: the zero",
+           "word and S − 1 unit vectors. Cells: **found** (entries tried), none (every table tried), or",
+           "– (entries tried without one: the budget). Paper: whether its model learns the 11 training",
+           "levels (Table 1).", ""]
+    for symbols in sorted({l["symbols"] for l in lines}):
+        out += [f"## {symbols} words", ""]
+        out.append("| task | reading | " + " | ".join(VARIANTS) + " | paper (NHC / NHC-anc / NHC-prev) |")
+        out.append("|---|---|" + "---|" * len(VARIANTS) + "---|")
+        for task in TASKS:
+            for label, _ in READINGS:
+                row = [cell_text(cell.get((task, v, label, symbols))) for v in VARIANTS]
+                if any(row):
+                    out.append(f"| {task} | {label} | " + " | ".join(row) + f" | {' / '.join(PAPER[task])} |")
+        out.append("")
+    out += ["## The programs found for duplicated and repeatCopy", ""]
+    for l in lines:
+        if l["task"] in ("duplicated", "repeatCopy") and l["verdict"] == "found":
+            out += [f"### {l['task']}, {l['variant']}, {l['reading']}, {l['symbols']} words", "", "```"]
+            out += l["controller"] + ["bus:"] + l["bus"] + ["```", ""]
     path = os.path.join(ROOT, "results", "programs.md")
-    open(path, "w").write("\n".join(out) + "\n")
+    open(path, "w").write("\n".join(out))
     print(open(path).read())
 
 
