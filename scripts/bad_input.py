@@ -87,6 +87,10 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
 add("--max-memory lots", ["--max-memory", "lots", "tasks"])
+add("programs --symbols 2^64-1", ["programs", "--task", "duplicated", "--symbols", "18446744073709551615"])
+add("programs --levels 10^7", ["programs", "--task", "duplicated", "--levels", "10000000"])
+add("programs --checks 1000:100000", ["programs", "--task", "duplicated", "--checks", "1000:100000"])
+add("programs --checks 30", ["programs", "--task", "duplicated", "--checks", "30"])
 add("resume a directory that is no run", ["train", "--resume", TMP])
 # A model that fails about a quarter of long additions (results/failures/README.md), on one it fails.
 A200 = ("11000101000101100101000101111101010010010011101011001010011111010000011010100000100100110000"

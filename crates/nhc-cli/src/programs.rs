@@ -3,7 +3,7 @@
 
 use crate::emit;
 use crate::train::config_or_default;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use nhc_model::Variant;
 use nhc_tasks::programs::{Spec, Verdict};
 use nhc_train::{ValidConfig, model_config};
@@ -60,10 +60,6 @@ pub fn run(a: &Args) -> Result<()> {
     let train = ValidConfig::try_from(config_or_default(a.config.as_deref())?)?;
     let config = model_config(task, a.variant, &train);
     let checks = a.checks.iter().map(|s| check(s)).collect::<Result<Vec<_>>>()?;
-    for &(level, _) in &checks {
-        task.check_level(level)?;
-    }
-    task.check_level(a.levels)?;
     let spec = Spec {
         symbols: a.symbols,
         levels: a.levels,
@@ -73,7 +69,7 @@ pub fn run(a: &Args) -> Result<()> {
         max_nodes: a.max_nodes,
     };
     let start = Instant::now();
-    let report = task.programs(&config, &spec).context("table programs")?;
+    let report = task.programs(&config, &spec)?;
     let seconds = start.elapsed().as_secs_f64();
     let (verdict, program) = match &report.verdict {
         Verdict::Found(p) => ("found", Some(p)),

@@ -878,6 +878,8 @@ fn programs_finds_tables_and_refuses_bad_specs() {
     assert_eq!(none["verdict"], "none", "{none}");
     fails_with(&["programs", "--task", "copy", "--symbols", "6"], "at most 5");
     fails_with(&["programs", "--task", "copy", "--checks", "30"], "LEVEL:COUNT");
-    fails_with(&["programs", "--task", "copy", "--levels", "0"], "level must be at least 1");
+    fails_with(&["programs", "--task", "copy", "--levels", "0"], "at least one level");
+    fails_with(&["programs", "--task", "duplicated", "--checks", "1000:100000"], "exceed the memory limit");
+    fails_with(&["programs", "--task", "copy", "--variant", "dnc-is-ha"], "NHC's memory");
     fails_with(&["programs", "--task", "copying"], "unknown task `copying`");
 }

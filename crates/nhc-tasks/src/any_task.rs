@@ -109,11 +109,7 @@ pub trait AnyTask: Sync {
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError>;
     /// A table program of `config` that solves this task's samples, if one exists
     /// ([`crate::programs`]).
-    fn programs(
-        &self,
-        config: &Config,
-        spec: &programs::Spec,
-    ) -> Result<programs::Report, programs::SpecError>;
+    fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError>;
 }
 
 /// A [`Task`] value made object-safe.
@@ -388,11 +384,17 @@ impl<T: Task> AnyTask for Entry<T> {
         self.level_in_flight(level, &self.0.algorithm().config, 0, 1)?;
         Ok(episode::record(&self.0, level, rng)?)
     }
-    fn programs(
-        &self,
-        config: &Config,
-        spec: &programs::Spec,
-    ) -> Result<programs::Report, programs::SpecError> {
-        programs::search(&self.0, config, spec)
+    fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {
+        nhc_io::limits::at_most("the number of samples per level", spec.samples as u64, MAX_SAMPLES as u64)?;
+        // Every sample is held at once: their shares of the memory limit must add up to at most 1.
+        let levels = (1..=spec.levels.max(1)).map(|l| (l, spec.samples));
+        let mut share = 0.0;
+        for (level, wanted) in levels.chain(spec.checks.iter().copied()) {
+            share += wanted as f64 / self.level_in_flight(level, config, 0, u64::MAX)? as f64;
+            if share > 1.0 {
+                return Err(TaskError::ProgramSamples { level });
+            }
+        }
+        Ok(programs::search(&self.0, config, spec)?)
     }
 }

@@ -37,6 +37,12 @@ pub enum TaskError {
     Learned(#[from] crate::search_plan::learned::LearnedError),
     #[error("input for task `{task}`: {source}")]
     Input { task: &'static str, source: InputError },
+    #[error(transparent)]
+    Programs(#[from] crate::programs::SpecError),
+    #[error(
+        "the table search holds all its samples at once, and with those of level {level} they exceed the memory limit; ask for fewer levels, samples or checks"
+    )]
+    ProgramSamples { level: usize },
 }
 
 /// Every task, the paper's eleven first, in its table order. An algorithm's first entry is its
