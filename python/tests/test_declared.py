@@ -78,16 +78,8 @@ def test_a_declared_model_runs_traces_saves_and_loads(tmp_path):
 
 def test_loading_against_another_declaration_is_refused_naming_both_digests(tmp_path):
     nhc.train(own.COPY, 1, config={"max_iterations": 20}, out=tmp_path / "run")
-    other = nhc.Algorithm(
-        "copy",
-        {"O": None, "M": None},
-        sample=lambda level, rng: [rng.integers(1, 64) for _ in range(level)],
-        program=own.copy_program,
-        reference=list,
-        output="O",
-        stop=("M", 1),
-        empty=0,
-    )
+    # The same name, another sampler.
+    other = copy_like(name="copy", sample=lambda level, rng: [rng.integers(1, 64) for _ in range(level)])
     assert other.digest != own.COPY.digest
     with pytest.raises(nhc.ModelError) as e:
         nhc.load(tmp_path / "run" / "model.json", algorithm=other)
@@ -97,8 +89,8 @@ def test_loading_against_another_declaration_is_refused_naming_both_digests(tmp_
     assert own.COPY.digest in str(e.value) and other.digest in str(e.value)
 
 
-def copy_like(**changes):
-    """copy, declared again with some of its parts changed."""
+def copy_like(name="copy-like", **changes):
+    """copy, declared again (as `name`) with some of its parts changed."""
     parts = dict(
         sample=lambda level, rng: [rng.integers(0, 64) for _ in range(level)],
         program=own.copy_program,
@@ -107,7 +99,7 @@ def copy_like(**changes):
         stop=("M", 1),
         empty=0,
     )
-    return nhc.Algorithm("copy-like", {"O": None, "M": None}, **{**parts, **changes})
+    return nhc.Algorithm(name, {"O": None, "M": None}, **{**parts, **changes})
 
 
 def check_fails(algorithm, *wanted):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import nhc
+from maze import CELLS, MOVES, step
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -185,25 +186,6 @@ def test_a_python_order_of_integers_evaluates_and_runs_as_the_bytes_domain():
     assert m.run(xs, compare=lambda a, b: a - b, report=True) == m.run(xs, report=True)
 
 
-MAZE = [
-    "#########",
-    "#...#...#",
-    "#.#.#.#.#",
-    "#.#...#.#",
-    "#.#####.#",
-    "#.......#",
-    "#########",
-]
-MOVES = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-
-
-def step(state, action):
-    """The test's own simulator of the maze."""
-    r, c = state
-    dr, dc = MOVES[action]
-    return (r + dr, c + dc) if MAZE[r + dr][c + dc] != "#" else state
-
-
 def bfs_distance(start, goal):
     """Shortest number of moves, by a plain breadth-first search."""
     seen, queue = {start}, deque([(start, 0)])
@@ -221,10 +203,9 @@ def bfs_distance(start, goal):
 
 @pytest.mark.parametrize("name", ["plan", "plan+"])
 def test_plan_in_a_python_maze_replays_in_the_tests_simulator(name):
-    cells = [(r, c) for r, row in enumerate(MAZE) for c, x in enumerate(row) if x == "."]
     m = model(name)
     for start, goal in [((1, 1), (3, 5)), ((5, 7), (1, 3)), ((3, 3), (1, 1))]:
-        assert start in cells and goal in cells
+        assert start in CELLS and goal in CELLS
         if name == "plan" and bfs_distance(start, goal) > 6:
             continue  # plan expands every action: 4^d nodes
         plan = m.plan(start, goal, actions=list(MOVES), apply=step)

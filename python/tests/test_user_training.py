@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import nhc
+from maze import CELLS, MOVES, step
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,26 +61,6 @@ def test_sort_learned_on_a_python_order_sorts_its_objects(tmp_path):
     assert loaded.run(xs, compare=lambda a, b: a - b) == sorted(xs)
     loaded.save(tmp_path / "again.json")
     assert json.loads((tmp_path / "again.json").read_text())["domain"] == "python"
-
-
-MAZE = [
-    "#########",
-    "#...#...#",
-    "#.#.#.#.#",
-    "#.#...#.#",
-    "#.#####.#",
-    "#.......#",
-    "#########",
-]
-MOVES = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-CELLS = [(r, c) for r, row in enumerate(MAZE) for c, x in enumerate(row) if x == "."]
-
-
-def step(state, action):
-    """The test's own simulator of the maze."""
-    r, c = state
-    dr, dc = MOVES[action]
-    return (r + dr, c + dc) if MAZE[r + dr][c + dc] != "#" else state
 
 
 def maze():

@@ -22,8 +22,8 @@ use nhc_tasks::any_task::Entry;
 use nhc_tasks::{AnyTask, EvalReport, Model, registry};
 use nhc_train::run_dir::{self, Observer, Outcome};
 use nhc_train::sweep::{
-    self as core_sweep, EVAL_SEED, LEVELS, MAX_JOBS, MAX_RUNS, RunError, RunFailure, SweepError, SweepLine,
-    SweepObserver, SweepSpec,
+    self as core_sweep, EVAL_SEED, LEVELS, RunError, RunFailure, SweepError, SweepLine, SweepObserver,
+    SweepSpec,
 };
 use nhc_train::{MetricsLine, Trainer};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -194,18 +194,7 @@ fn sweep_declared(
     tasks: &[SweepTask],
     observer: &PySweepObserver,
 ) -> Result<Vec<SweepLine>, SweepError> {
-    if spec.runs == 0 {
-        return Err(SweepError::NoRuns);
-    }
-    limits::at_most("the number of runs", spec.runs, MAX_RUNS)?;
-    limits::at_most("the number of jobs", spec.jobs as u64, MAX_JOBS)?;
-    if spec.samples == 0 {
-        return Err(SweepError::NoSamples);
-    }
-    limits::at_most("the number of samples", spec.samples as u64, limits::MAX_SAMPLES as u64)?;
-    if spec.levels.is_empty() {
-        return Err(SweepError::NoLevels);
-    }
+    spec.check()?;
     for task in tasks {
         for &level in &spec.levels {
             task.task().check_level(level)?;

@@ -56,6 +56,26 @@ pub struct SweepSpec {
     pub config: ValidConfig,
 }
 
+impl SweepSpec {
+    /// The counts a sweep needs before any work: runs, jobs and samples within their bounds, and
+    /// at least one test level.
+    pub fn check(&self) -> Result<(), SweepError> {
+        if self.runs == 0 {
+            return Err(SweepError::NoRuns);
+        }
+        limits::at_most("the number of runs", self.runs, MAX_RUNS)?;
+        limits::at_most("the number of jobs", self.jobs as u64, MAX_JOBS)?;
+        if self.samples == 0 {
+            return Err(SweepError::NoSamples);
+        }
+        limits::at_most("the number of samples", self.samples as u64, limits::MAX_SAMPLES as u64)?;
+        if self.levels.is_empty() {
+            return Err(SweepError::NoLevels);
+        }
+        Ok(())
+    }
+}
+
 /// One line of `sweep.jsonl`: a run, its summary and its evaluations by level.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepLine {
@@ -259,18 +279,7 @@ pub fn sweep_part(
     observer: &dyn SweepObserver,
     part: &Part<'_>,
 ) -> Result<Vec<SweepLine>, SweepError> {
-    if spec.runs == 0 {
-        return Err(SweepError::NoRuns);
-    }
-    limits::at_most("the number of runs", spec.runs, MAX_RUNS)?;
-    limits::at_most("the number of jobs", spec.jobs as u64, MAX_JOBS)?;
-    if spec.samples == 0 {
-        return Err(SweepError::NoSamples);
-    }
-    limits::at_most("the number of samples", spec.samples as u64, limits::MAX_SAMPLES as u64)?;
-    if spec.levels.is_empty() {
-        return Err(SweepError::NoLevels);
-    }
+    spec.check()?;
     let runs = runs(spec)?;
     for (task, _) in &runs {
         let t = find(task)?;
