@@ -191,9 +191,9 @@ struct Tables<'c> {
     words: Vec<Vec<f32>>,
     control_keys: Interner,
     bus_keys: Interner,
-    control: Vec<Option<usize>>,
+    /// Per controller entry: its option and that option decoded.
+    control: Vec<Option<(usize, Choice)>>,
     bus: Vec<Option<usize>>,
-    missing: Option<Entry>,
     /// Bus entries set without a branch (the operation a scored step expects, or 0 at an
     /// unscored one, then `true`), in order; undone on backtracking.
     assumed: Vec<(usize, bool)>,
@@ -217,7 +217,6 @@ impl<'c> Tables<'c> {
             bus_keys: Interner::default(),
             control: Vec::new(),
             bus: Vec::new(),
-            missing: None,
             assumed: Vec::new(),
         }
     }
@@ -279,21 +278,16 @@ impl<'c> Tables<'c> {
 
     /// The highest word symbol any entry of the table writes.
     fn highest(&self) -> usize {
-        self.control
-            .iter()
-            .flatten()
-            .flat_map(|&k| Self::symbols_of(&self.choice(k)).collect::<Vec<_>>())
-            .max()
-            .unwrap_or(0)
+        self.control.iter().flatten().flat_map(|(_, ch)| Self::symbols_of(ch)).max().unwrap_or(0)
     }
 
-    /// Whether option `k` of entry `e` names new words in order (symbols 1… are interchangeable,
-    /// so only the first of each relabelling is tried).
-    fn canonical(&self, e: Entry, k: usize) -> bool {
+    /// Whether option `k` of entry `e` names new words in order after `top`, the highest word
+    /// the table writes (symbols 1… are interchangeable, so only the first of each relabelling
+    /// is tried).
+    fn canonical(&self, e: Entry, k: usize, mut top: usize) -> bool {
         if let Entry::Bus(_) = e {
             return true;
         }
-        let mut top = self.highest();
         for s in Self::symbols_of(&self.choice(k)) {
             if s > top + 1 {
                 return false;
@@ -304,14 +298,19 @@ impl<'c> Tables<'c> {
     }
 
     fn set(&mut self, e: Entry, k: Option<usize>) {
-        let (table, id) = match e {
-            Entry::Control(id) => (&mut self.control, id),
-            Entry::Bus(id) => (&mut self.bus, id),
-        };
-        if table.len() <= id {
-            table.resize(id + 1, None);
+        fn put<T: Clone>(table: &mut Vec<Option<T>>, id: usize, x: Option<T>) {
+            if table.len() <= id {
+                table.resize(id + 1, None);
+            }
+            table[id] = x;
         }
-        table[id] = k;
+        match e {
+            Entry::Control(id) => {
+                let x = k.map(|k| (k, self.choice(k)));
+                put(&mut self.control, id, x);
+            }
+            Entry::Bus(id) => put(&mut self.bus, id, k),
+        }
     }
 
     fn undo_assumed(&mut self, mark: usize) {
@@ -338,12 +337,11 @@ impl<'c> Tables<'c> {
         let c = self.config;
         let words = |x: &[f32]| x.chunks(c.word).map(|w| self.symbol(w)).collect::<Vec<_>>().join(" ");
         let mut controller = Vec::new();
-        for (id, k) in self.control.iter().enumerate() {
-            let Some(k) = *k else { continue };
+        for (id, entry) in self.control.iter().enumerate() {
+            let Some((_, ch)) = entry else { continue };
             let key = &self.control_keys.keys[id];
             let (signals, rest) = key.split_at(c.input_controller);
             let (feedback, read) = rest.split_at(rest.len() - c.read_heads * c.word);
-            let ch = self.choice(k);
             let mut line = format!("#{id} in {} ", Self::flags(signals));
             if !feedback.is_empty() {
                 let _ = write!(line, "fb {feedback:?} ");
@@ -381,9 +379,9 @@ impl<'c> Tables<'c> {
             control: HashMap::new(),
             bus: HashMap::new(),
         };
-        for (id, k) in self.control.iter().enumerate() {
-            if let Some(k) = *k {
-                table.control.insert(bits(&[&self.control_keys.keys[id]]), (id, self.choice(k)));
+        for (id, entry) in self.control.iter().enumerate() {
+            if let Some((_, ch)) = entry {
+                table.control.insert(bits(&[&self.control_keys.keys[id]]), (id, ch.clone()));
             }
         }
         for (id, k) in self.bus.iter().enumerate() {
@@ -398,7 +396,8 @@ impl<'c> Tables<'c> {
 /// A [`Tables`] as a policy; `missing` goes up when a run needs an entry the table lacks.
 struct Driver<'t, 'c> {
     tables: &'t mut Tables<'c>,
-    missing: &'t Cell<bool>,
+    /// The first entry the run needed and the table lacks.
+    missing: &'t Cell<Option<Entry>>,
     /// Per step, the operation the trace expects (`None`: unscored).
     ops: &'t [Option<usize>],
     step: usize,
@@ -406,8 +405,9 @@ struct Driver<'t, 'c> {
 
 impl Driver<'_, '_> {
     fn lack(&mut self, e: Entry) {
-        self.tables.missing.get_or_insert(e);
-        self.missing.set(true);
+        if self.missing.get().is_none() {
+            self.missing.set(Some(e));
+        }
     }
 }
 
@@ -416,17 +416,17 @@ impl Policy for Driver<'_, '_> {
         let c = self.tables.config;
         let id = self.tables.control_keys.id(&view(c, obs));
         c_c[0] = id as f32;
-        let Some(k) = self.tables.control.get(id).copied().flatten() else {
-            return self.lack(Entry::Control(id));
-        };
-        apply(c, &self.tables.words, &self.tables.choice(k), out);
+        match self.tables.control.get(id) {
+            Some(Some((_, ch))) => apply(c, &self.tables.words, ch, out),
+            _ => self.lack(Entry::Control(id)),
+        }
     }
 
     fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
         let id = self.tables.bus_keys.id(&[input_bus, &c_c[..1], read_now]);
         let expected = self.ops.get(self.step).copied();
         self.step += 1;
-        if self.missing.get() {
+        if self.missing.get().is_some() {
             // The step already lacks its controller entry: the run ends here, decide nothing.
             return BusDecision { op: 0, margin: 1.0 };
         }
@@ -480,19 +480,18 @@ impl<T: Task> Search<'_, T> {
     fn run(&mut self, i: usize) -> Run {
         let s = &self.samples[i];
         let mut modules = s.modules.clone();
-        let missing = Cell::new(false);
-        self.tables.missing = None;
+        let missing = Cell::new(None);
         let mut scorer = Scorer::new(&s.trace);
         let mut driver = Driver { tables: &mut self.tables, missing: &missing, ops: &s.ops, step: 0 };
         let run = self.machine.run(&mut modules, &mut driver, s.steps, |r| {
             scorer.step(r);
-            if scorer.mistaken() || missing.get() {
+            if scorer.mistaken() || missing.get().is_some() {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         });
-        if let Some(e) = self.tables.missing {
+        if let Some(e) = missing.get() {
             return Run::Needs(e);
         }
         let outcome = scorer.finish(run);
@@ -523,9 +522,9 @@ impl<T: Task> Search<'_, T> {
                 Run::Solved => {}
                 Run::Wrong => return Ok(false),
                 Run::Needs(e) => {
-                    let mark = self.tables.assumed.len();
+                    let (mark, top) = (self.tables.assumed.len(), self.tables.highest());
                     for k in self.order(e) {
-                        if !self.tables.canonical(e, k) {
+                        if !self.tables.canonical(e, k, top) {
                             continue;
                         }
                         self.nodes += 1;
