@@ -128,6 +128,11 @@ def report():
         print("The full NHC, 10 seeds, every gate's initial bias −1, a budget of 8 000 learning iterations "
               "(configs/gate_bias_screen.toml; results/rules/gate_bias_screen.jsonl).\n")
         table(None, False, [("gate_bias −1", r("rules/gate_bias_screen.jsonl"))])
+        print("\n## A read mode with no target reads nothing\n")
+        print("The full NHC, 10 seeds, `missing_link = \"empty\"`: F at the tail, B at the head, P at a root "
+              "and C without children read the zero word instead of the location again, a budget of 8 000 "
+              "learning iterations (configs/missing_empty_screen.toml; results/rules/missing_empty_screen.jsonl).\n")
+        table(None, False, [("missing_link empty", r("rules/missing_empty_screen.jsonl"))])
         print("\n## The other silent choices, one at a time\n")
         print("The full NHC, 15 seeds, six tasks (`margin_raw` also search+ and plan+), the defaults but for one choice each, a budget of 8 000 "
               "learning iterations (configs/<name>_screen.toml; results/rules/<name>_screen.jsonl): "

@@ -104,6 +104,7 @@ const LEGEND: &str = "\
 columns: write = locations written; m<j> = read mode of read head j, r<j> = the location it read, data<j> = the data there;
   H<k> = halt on read head k's last location, F<i>/B<i> = forward/backward along write head i's temporal links,
   P<i>/C<i> = parent/child along write head i's ancestry links (DNC+is+ha: the mode its read weighting picked);
+  <mode>:empty = the mode had no target and read the zero word (missing_link = \"empty\");
   op = the ALU operation; score = the step against the expected trace (blank: not scored; a WRONG
   step ends with what the trace expected);
   gates: u<j> = previous update of read head j's last location, fw = write freed, fr<j> = read of head j freed

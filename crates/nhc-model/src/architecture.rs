@@ -111,8 +111,12 @@ impl Architecture for NhcModules {
 }
 
 impl Decision for MemoryDecision {
-    fn read_mode(&self, j: usize, _: &str) -> String {
-        self.read_modes[j].to_string()
+    fn read_mode(&self, j: usize, note: &str) -> String {
+        if note.is_empty() {
+            self.read_modes[j].to_string()
+        } else {
+            format!("{}:{note}", self.read_modes[j])
+        }
     }
     fn control(&self, c: &Config, control_reads: &[f32]) -> ControlRow {
         let (v_hat, e_hat) = (ControlRow::words(c, &self.prev_write), ControlRow::words(c, &self.prev_erase));

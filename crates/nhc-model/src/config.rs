@@ -44,6 +44,10 @@ pub struct Config {
     /// What a write free gate f_w = 1 does ([`FreeWrite`]). Absent in model files of the default.
     #[serde(default, skip_serializing_if = "FreeWrite::is_release")]
     pub free_write: FreeWrite,
+    /// What a read mode whose target does not exist reads ([`MissingLink`]). Absent in model
+    /// files of the default.
+    #[serde(default, skip_serializing_if = "MissingLink::is_stay")]
+    pub missing_link: MissingLink,
     /// How the Bus's margin is read from its values ([`Margin`]); only training's fitness uses
     /// it. Absent in model files of the default.
     #[serde(default, skip_serializing_if = "Margin::is_probabilities")]
@@ -89,6 +93,29 @@ pub enum FreeWrite {
 impl FreeWrite {
     pub fn is_release(&self) -> bool {
         *self == FreeWrite::Release
+    }
+}
+
+/// What a read head does when its mode's target does not exist: F at the list's tail, B at its
+/// head, P at a root, C without children. The paper is silent: its modes are vectors, `F: r_t =
+/// onehot(L_t^{T,i} ∘ r_{t−1}^j)`, `B: r_t = I(L_t^{T,i}, r̃_{t−1}^j)`, and where no link exists
+/// the formulas select no location (or, with links stored as indices that default to 0,
+/// location 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingLink {
+    /// The head stays where it was and reads that location again.
+    #[default]
+    Stay,
+    /// The head reads nothing: the zero control word and the empty data word (`r_t = 0`, so
+    /// `c_m = M_cᵀ r_t = 0`). Nothing is updated, adopted or freed through it; its next mode
+    /// starts from the location it was on.
+    Empty,
+}
+
+impl MissingLink {
+    pub fn is_stay(&self) -> bool {
+        *self == MissingLink::Stay
     }
 }
 
@@ -164,6 +191,7 @@ impl Config {
         memory: Arch::Nhc,
         links: Links::Tail,
         free_write: FreeWrite::Release,
+        missing_link: MissingLink::Stay,
         margin: Margin::Probabilities,
     };
 

@@ -29,7 +29,7 @@ pub mod variant;
 pub use architecture::{
     Agent, Arch, Architecture, ControlRow, Decision, NhcModules, Visit, Word, WordNoise, Workspace, theta_len,
 };
-pub use config::{Config, ConfigError, FreeWrite, Links, Margin, ReadMode};
+pub use config::{Config, ConfigError, FreeWrite, Links, Margin, MissingLink, ReadMode};
 pub use dnc::{DncControl, DncDecision, DncIsHa, DncLayout, DncLearned, DncMemory};
 pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
 pub use memory::{Memory, MemoryDecision, MemoryModule};

@@ -5,7 +5,7 @@
 //! Every operation touches O(heads) locations; nothing scans the memory. The one exception is a
 //! free that re-attaches a location's ancestry children to its parent: it costs O(children).
 
-use crate::config::{Config, FreeWrite, Links, ReadMode};
+use crate::config::{Config, FreeWrite, Links, MissingLink, ReadMode};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -218,6 +218,7 @@ pub struct Memory<D> {
     writer: Vec<u8>,
     links: Links,
     free_write: FreeWrite,
+    missing_link: MissingLink,
     next: Vec<Vec<u32>>,
     prev: Vec<Vec<u32>>,
     /// Last location of each write head's list still in use.
@@ -226,6 +227,12 @@ pub struct Memory<D> {
     trees: Vec<Tree>,
     read_prev: Vec<u32>,
     read_now: Vec<u32>,
+    /// Whether each read head read nothing ([`MissingLink::Empty`]), beside `read_prev`/`read_now`.
+    empty_prev: Vec<bool>,
+    empty_now: Vec<bool>,
+    /// What an empty read reads: the zero control word and the empty data word.
+    zero_word: Vec<f32>,
+    empty_data: D,
     written: Vec<u32>,
     clock: u64,
 }
@@ -255,12 +262,17 @@ impl<D: Clone + Default> Memory<D> {
             writer: Vec::new(),
             links: c.links,
             free_write: c.free_write,
+            missing_link: c.missing_link,
             next: vec![Vec::new(); c.write_heads],
             prev: vec![Vec::new(); c.write_heads],
             tail: vec![NONE; c.write_heads],
             trees: vec![Tree::default(); trees],
             read_prev: vec![0; c.read_heads],
             read_now: vec![0; c.read_heads],
+            empty_prev: vec![false; c.read_heads],
+            empty_now: vec![false; c.read_heads],
+            zero_word: vec![0.0; c.word],
+            empty_data: D::default(),
             written: vec![0; c.write_heads],
             clock: 0,
         }
@@ -287,6 +299,8 @@ impl<D: Clone + Default> Memory<D> {
         }
         self.read_prev.fill(0);
         self.read_now.fill(0);
+        self.empty_prev.fill(false);
+        self.empty_now.fill(false);
         self.written.fill(0);
         self.clock = 0;
     }
@@ -299,15 +313,16 @@ impl<D: Clone + Default> Memory<D> {
         self.read(dec);
         self.apply_free_gates(dec);
         std::mem::swap(&mut self.read_prev, &mut self.read_now);
+        std::mem::swap(&mut self.empty_prev, &mut self.empty_now);
     }
 
     /// `M_c[r] ← M_c[r] ∘ (1 − ê_j) + v̂_j` at each read head's previous location where ĝ_j = 1
-    /// (MODEL §2 step 4a). Nothing happens before the first write.
+    /// (MODEL §2 step 4a). Nothing happens before the first write, or where the head read nothing.
     fn previous_update(&mut self, dec: &MemoryDecision) {
         let c = self.word;
         for j in 0..self.read_heads {
             let r = self.read_prev[j] as usize;
-            if !dec.prev_gate[j] || r >= self.used.len() {
+            if !dec.prev_gate[j] || r >= self.used.len() || self.empty_prev[j] {
                 continue;
             }
             let word = &mut self.control[r * c..(r + 1) * c];
@@ -375,7 +390,7 @@ impl<D: Clone + Default> Memory<D> {
                     break;
                 };
                 let r = self.read_prev[j];
-                if r != w && (r as usize) < self.used.len() && self.used[r as usize] {
+                if r != w && (r as usize) < self.used.len() && self.used[r as usize] && !self.empty_prev[j] {
                     t.adopt_newest(r, w);
                 }
             }
@@ -410,7 +425,8 @@ impl<D: Clone + Default> Memory<D> {
         self.tail[i] = w;
     }
 
-    /// Moves each read head by its mode; a missing link leaves it in place (MODEL §3).
+    /// Moves each read head by its mode; a missing link leaves it in place, reading that location
+    /// again or nothing ([`MissingLink`], MODEL §3).
     fn read(&mut self, dec: &MemoryDecision) {
         for j in 0..self.read_heads {
             let here = self.read_prev[j];
@@ -422,6 +438,7 @@ impl<D: Clone + Default> Memory<D> {
                 ReadMode::Child(i) => self.tree(i, j).map_or(NONE, |t| t.kid[here as usize]),
             };
             self.read_now[j] = if target == NONE { here } else { target };
+            self.empty_now[j] = target == NONE && self.missing_link == MissingLink::Empty;
         }
     }
 
@@ -441,7 +458,7 @@ impl<D: Clone + Default> Memory<D> {
             }
         }
         for j in 0..self.read_heads {
-            if dec.free_read[j] {
+            if dec.free_read[j] && !self.empty_now[j] {
                 self.release(self.read_now[j]);
             }
         }
@@ -499,11 +516,17 @@ impl<D: Clone + Default> Memory<D> {
 
     /// Control word read by head j this step (`c_m_j`).
     pub fn read_control(&self, j: usize) -> &[f32] {
+        if self.empty_prev[j] {
+            return &self.zero_word;
+        }
         let r = self.read_prev[j] as usize;
         &self.control[r * self.word..(r + 1) * self.word]
     }
     /// Data word read by head j this step (`d_m_j`).
     pub fn read_data(&self, j: usize) -> &D {
+        if self.empty_prev[j] {
+            return &self.empty_data;
+        }
         &self.data[self.read_prev[j] as usize]
     }
     /// Location read by head j in the last step.
@@ -600,6 +623,10 @@ impl<D: Clone + Default> MemoryModule<D> for Memory<D> {
     }
     fn read_location(&self, j: usize) -> usize {
         Memory::read_location(self, j)
+    }
+    /// `empty` where head j's mode had no target and it read nothing ([`MissingLink::Empty`]).
+    fn read_note(&self, j: usize) -> &'static str {
+        if self.empty_prev[j] { "empty" } else { "" }
     }
     fn written_location(&self, i: usize) -> usize {
         Memory::written_location(self, i)

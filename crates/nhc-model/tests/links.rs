@@ -175,3 +175,40 @@ fn a_write_freed_by_its_own_gate_under_both_readings() {
         assert_eq!(r.next(0) == Some(1), whole, "{what}");
     }
 }
+
+/// A mode with no target ([`MissingLink`]): under `stay` the head reads its location again; under
+/// `empty` it reads the zero word and the empty data word, frees nothing with f_r, takes no
+/// previous update, and its next mode starts from where it was.
+#[test]
+fn a_missing_link_stays_or_reads_nothing() {
+    use nhc_model::MissingLink;
+    for missing_link in [MissingLink::Stay, MissingLink::Empty] {
+        let mut r = Rig::new(Links::Tail);
+        r.cfg.missing_link = missing_link;
+        r.mem = Memory::new(&r.cfg);
+        let (empty, m) = (missing_link == MissingLink::Empty, missing_link);
+        let mut d = MemoryDecision::new(&r.cfg);
+        d.write = vec![7.0];
+        for _ in 0..3 {
+            r.t += 1;
+            r.mem.step(&r.t, &d);
+        }
+        // Step 4: B at the list's head, location 0 (data word 1), with f_r = 1.
+        assert_eq!(r.go(B(0), false, true), (3, 0));
+        assert_eq!(r.mem.read_control(0), [if empty { 0.0 } else { 7.0 }], "{m:?}");
+        assert_eq!(*r.mem.read_data(0), if empty { 0 } else { 1 }, "{m:?}");
+        assert_eq!(r.mem.is_used(0), empty, "{m:?}: f_r frees location 0 only where it was read");
+        // Step 5: a previous update (erase all, write 5) and F. `stay`: location 0 was freed, is
+        // updated, then rewritten (word 0) at the list's tail, so F finds no successor. `empty`:
+        // no update, and F starts from location 0.
+        let mut u = MemoryDecision::new(&r.cfg);
+        u.read_modes = vec![F(0)];
+        (u.prev_gate, u.prev_erase, u.prev_write) = (vec![true], vec![1.0], vec![5.0]);
+        r.t += 1;
+        r.mem.step(&r.t, &u);
+        assert_eq!(r.mem.written_location(0), if empty { 4 } else { 0 }, "{m:?}");
+        assert_eq!(r.mem.read_location(0), if empty { 1 } else { 0 }, "{m:?}");
+        assert_eq!(r.mem.control(0), [if empty { 7.0 } else { 0.0 }], "{m:?}");
+        assert_eq!(*r.mem.read_data(0), if empty { 2 } else { 5 }, "{m:?}");
+    }
+}

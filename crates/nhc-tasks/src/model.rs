@@ -117,12 +117,15 @@ impl ModelFile {
             });
         }
         // A model runs with the memory conventions and the Bus feedback it was trained with
-        // (training configs choose them: nhc_train's `links`, `free_write`, `bus_feedback`).
+        // (training configs choose them: nhc_train's `links`, `free_write`, `missing_link`,
+        // `bus_feedback`, `free_gates`).
         let config = Config {
             links: file.config.links,
             free_write: file.config.free_write,
+            missing_link: file.config.missing_link,
             margin: file.config.margin,
             bus_feedback: file.config.bus_feedback,
+            free_gates: file.config.free_gates,
             ..expected.model(file.variant)
         };
         if file.config != config {

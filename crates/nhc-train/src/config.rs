@@ -103,11 +103,19 @@ pub struct TrainConfig {
     /// What a write free gate f_w = 1 does beyond usage (the paper's words allow both readings;
     /// default `release`, docs/DESIGN.md, "Free gates"); recorded in the model file like `links`.
     pub free_write: FreeWrite,
+    /// What a read mode with no target reads (`stay`, the default: the location again; `empty`:
+    /// nothing; the paper is silent, docs/DESIGN.md, "Missing links"); recorded in the model file
+    /// like `links`.
+    pub missing_link: nhc_model::MissingLink,
     /// Bus feedback c_b_{t−1} into the Controller, for every task: `true` or `false` overrides
     /// the algorithm's own setting (absent: the algorithm's; paper: "feedback signals from the
     /// Bus and ALU from the previous step can be activated if desired"). Recorded in the model
     /// file.
     pub bus_feedback: Option<bool>,
+    /// Free gates f_w and f_r, for every task: `true` or `false` overrides the algorithm's
+    /// setting (absent: the algorithm's; paper: "The free gates were activated for the four copy
+    /// tasks and the arithmetic task"). A screen, not a protocol. Recorded in the model file.
+    pub free_gates: Option<bool>,
     /// Which values of the Bus the fitness's margin compares (`probabilities`, the default, or
     /// `raw` logits; the paper's "first and second largest values of c_k^b" allows both; docs/
     /// DESIGN.md, "Margin"). Recorded in the model file.
@@ -174,7 +182,9 @@ impl Default for TrainConfig {
             check_samples: 200,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,
+            missing_link: nhc_model::Config::PAPER.missing_link,
             bus_feedback: None,
+            free_gates: None,
             margin: nhc_model::Margin::Probabilities,
         }
     }
@@ -635,6 +645,7 @@ mod tests {
             ),
             ("batch = 8\nbudget = \"y\"", "line 2: unknown variant `y`, expected `learning` or `all`"),
             ("free_write = \"x\"", "line 1: unknown variant `x`, expected `release` or `unmarked`"),
+            ("missing_link = \"wrap\"", "line 1: unknown variant `wrap`, expected `stay` or `empty`"),
             ("restart_after = -5", "line 1: invalid value: integer `-5`, expected a whole number ≥ 0"),
         ] {
             assert_eq!(TrainConfig::from_toml(text), Err(ConfigError::Toml(want.to_string())), "{text}");

@@ -55,14 +55,17 @@ pub enum TrainError {
 }
 
 /// The model a run trains: the variant's config of the task's algorithm, with the training
-/// config's memory conventions (temporal links, write free gate) and Bus feedback override.
+/// config's memory conventions (temporal links, write free gate, missing link) and its Bus
+/// feedback and free gate overrides.
 pub fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Config {
     let base = task.algorithm().model(variant);
     Config {
         links: config.links,
         free_write: config.free_write,
+        missing_link: config.missing_link,
         margin: config.margin,
         bus_feedback: config.bus_feedback.unwrap_or(base.bus_feedback),
+        free_gates: config.free_gates.unwrap_or(base.free_gates),
         ..base
     }
 }
