@@ -124,10 +124,16 @@ def report():
               "(configs/free_*_screen.toml); perfect: every sample of levels 100, 500 and 1000 solved.\n")
         table(None, False, [(name, r(f"rules/free_{name}_screen.jsonl"))
                             for name in ("tail_release", "formula_release", "formula_unmarked")])
-        print("\n## Gates that start closed\n")
-        print("The full NHC, 10 seeds, every gate's initial bias −1, a budget of 8 000 learning iterations "
-              "(configs/gate_bias_screen.toml; results/rules/gate_bias_screen.jsonl).\n")
-        table(None, False, [("gate_bias −1", r("rules/gate_bias_screen.jsonl"))])
+        print("\n## Gates that start closed, free gates off, θ from zero\n")
+        print("The full NHC, 10 seeds, a budget of 8 000 learning iterations (the earlier default's row: 15 seeds, 20 000): every gate's initial bias −1 "
+              "(configs/gate_bias_screen.toml), only the free gates' (configs/free_gate_bias_screen.toml), "
+              "no free gates at all (configs/free_gates_off_screen.toml), θ = 0 at every (re)start "
+              "(configs/init_zero_screen.toml); results/rules/<name>_screen.jsonl.\n")
+        table(None, False, [("free gates open (earlier default, 20 000)", r("rules/free_gates_open_nhc.jsonl")),
+                            ("gate_bias −1", r("rules/gate_bias_screen.jsonl")),
+                            ("free_gate_bias −1", r("rules/free_gate_bias_screen.jsonl")),
+                            ("free gates off", r("rules/free_gates_off_screen.jsonl")),
+                            ("θ = 0", r("rules/init_zero_screen.jsonl"))])
         print("\n## A read mode with no target reads nothing\n")
         print("The full NHC, 10 seeds, `missing_link = \"empty\"`: F at the tail, B at the head, P at a root "
               "and C without children read the zero word instead of the location again, a budget of 8 000 "

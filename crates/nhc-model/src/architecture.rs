@@ -73,6 +73,11 @@ pub trait Architecture: 'static {
     fn gates(_config: &Config) -> Vec<Block> {
         Vec::new()
     }
+    /// The free gates among [`Architecture::gates`] (their biases also take the training's
+    /// free-gate bias).
+    fn free_gates(_config: &Config) -> Vec<Block> {
+        Vec::new()
+    }
     /// Whether training may add word noise (docs/DESIGN.md, "Word noise").
     const WORD_NOISE: bool = false;
     /// Adds `draw()` to every control word written this step, in a fixed order.
@@ -100,6 +105,10 @@ impl Architecture for NhcModules {
     fn gates(config: &Config) -> Vec<Block> {
         let l = Layout::new(config);
         vec![l.prev_gate, l.free_write, l.free_read]
+    }
+    fn free_gates(config: &Config) -> Vec<Block> {
+        let l = Layout::new(config);
+        vec![l.free_write, l.free_read]
     }
     const WORD_NOISE: bool = true;
     /// v of every write head, then v̂ of every read head.
@@ -213,6 +222,10 @@ macro_rules! architectures {
             /// Blocks whose biases start at the training's gate bias.
             pub fn gates(self, config: &Config) -> Vec<Block> {
                 match self { $(Arch::$kind => <$arch>::gates(config),)+ }
+            }
+            /// The free gates among [`Arch::gates`].
+            pub fn free_gates(self, config: &Config) -> Vec<Block> {
+                match self { $(Arch::$kind => <$arch>::free_gates(config),)+ }
             }
             /// Whether training may add word noise.
             pub fn word_noise(self) -> bool {

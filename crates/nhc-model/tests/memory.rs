@@ -23,6 +23,7 @@ fn config(read_heads: usize, write_heads: usize, ancestry: bool) -> Config {
         memory: nhc_model::Arch::Nhc,
         links: nhc_model::Links::Tail,
         free_write: nhc_model::FreeWrite::Release,
+        missing_link: nhc_model::MissingLink::Stay,
         margin: nhc_model::Margin::Probabilities,
     }
 }

@@ -79,6 +79,10 @@ pub struct TrainConfig {
     /// Initial bias of every gate (ĝ, f_w, f_r), added to the N(0, init_std²) draw. The paper
     /// does not say; default 0 (negative = gates start closed; docs/DESIGN.md).
     pub gate_bias: f64,
+    /// Initial bias of the free gates f_w, f_r only, added to `gate_bias`. The paper does not
+    /// give the initial θ; default −1, free gates that start closed, the reading whose first
+    /// lineages learn the copy family as fast as the paper's (docs/DESIGN.md, "Training").
+    pub free_gate_bias: f64,
     /// Utilities and step size of the NES update (default: ours, α/σ with Wierstra's utilities;
     /// docs/DESIGN.md, "NES step").
     pub nes_step: Step,
@@ -175,6 +179,7 @@ impl Default for TrainConfig {
             share_bad: 1.0 / 3.0,
             init_std: 0.1,
             gate_bias: 0.0,
+            free_gate_bias: -1.0,
             nes_step: Step::Wierstra,
             word_noise: 0.0,
             mirrored: true,
@@ -221,8 +226,8 @@ pub enum ConfigError {
     InitStd(f64),
     #[error("word_noise must be a finite number ≥ 0, got {0}")]
     WordNoise(f64),
-    #[error("gate_bias must be a finite number, got {0}")]
-    GateBias(f64),
+    #[error("{name} must be a finite number, got {value}")]
+    GateBias { name: &'static str, value: f64 },
     #[error("check_samples must be at least 1 when check_level is set")]
     CheckSamples,
     #[error("check_level must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
@@ -346,8 +351,10 @@ impl TrainConfig {
         if !(self.word_noise.is_finite() && self.word_noise >= 0.0) {
             return Err(E::WordNoise(self.word_noise));
         }
-        if !self.gate_bias.is_finite() {
-            return Err(E::GateBias(self.gate_bias));
+        for (name, value) in [("gate_bias", self.gate_bias), ("free_gate_bias", self.free_gate_bias)] {
+            if !value.is_finite() {
+                return Err(E::GateBias { name, value });
+            }
         }
         if self.check_level > 0 && self.check_samples == 0 {
             return Err(E::CheckSamples);
@@ -369,7 +376,7 @@ impl TrainConfig {
     /// The counts and scales of the config, each with its upper bound: far beyond the paper's
     /// values, below what would exhaust memory or overflow θ (N(0, init_std²) must stay a finite
     /// f32). Field by field, so every name here is the field it reads.
-    pub fn bounded(&self) -> [(&'static str, f64, f64); 13] {
+    pub fn bounded(&self) -> [(&'static str, f64, f64); 14] {
         [
             ("batch", self.batch as f64, 100_000.0),
             ("population", self.population as f64, 10_000.0),
@@ -383,6 +390,7 @@ impl TrainConfig {
             ("sigma", self.sigma, 100.0),
             ("init_std", self.init_std, 100.0),
             ("gate_bias", self.gate_bias, 100.0),
+            ("free_gate_bias", self.free_gate_bias, 100.0),
             ("word_noise", self.word_noise, 100.0),
         ]
     }
@@ -544,6 +552,10 @@ mod tests {
             (
                 include_str!("../../../configs/margin_apart.toml"),
                 TrainConfig { margin_update_is_learning: false, ..default.clone() },
+            ),
+            (
+                include_str!("../../../configs/free_gates_open.toml"),
+                TrainConfig { free_gate_bias: 0.0, ..default.clone() },
             ),
         ] {
             assert_eq!(TrainConfig::from_toml(text).unwrap(), expected);

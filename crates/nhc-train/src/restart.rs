@@ -7,7 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 /// A fresh θ for `model`: N(0, init_std²) from `rng`, plus `gate_bias` on the biases of the
-/// architecture's gates (the NHC's previous-write and free gates; the DNC's start at 0).
+/// architecture's gates (the NHC's previous-write and free gates; the DNC's start at 0) and
+/// `free_gate_bias` on those of its free gates.
 pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng) -> Vec<f32> {
     let mut theta: Vec<f32> = (0..theta_len(model))
         .map(|_| {
@@ -17,6 +18,9 @@ pub fn initial_theta(model: &Config, config: &TrainConfig, rng: &mut ChaCha8Rng)
         .collect();
     for block in model.memory.gates(model) {
         theta[block.bias()].iter_mut().for_each(|b| *b += config.gate_bias as f32);
+    }
+    for block in model.memory.free_gates(model) {
+        theta[block.bias()].iter_mut().for_each(|b| *b += config.free_gate_bias as f32);
     }
     theta
 }
