@@ -126,12 +126,14 @@ def report():
                             for name in ("tail_release", "formula_release", "formula_unmarked")])
         print("\n## Gates that start closed, free gates off, θ from zero\n")
         print("The full NHC, 10 seeds, a budget of 8 000 learning iterations (the earlier default's row: 15 seeds, 20 000): every gate's initial bias −1 "
-              "(configs/gate_bias_screen.toml), only the free gates' (configs/free_gate_bias_screen.toml), "
+              "(configs/gate_bias_screen.toml), only the free gates' (configs/free_gate_bias_screen.toml; −0.5 and −2: free_gate_bias_05_screen.toml, free_gate_bias_2_screen.toml), "
               "no free gates at all (configs/free_gates_off_screen.toml), θ = 0 at every (re)start "
               "(configs/init_zero_screen.toml); results/rules/<name>_screen.jsonl.\n")
         table(None, False, [("free gates open (earlier default, 20 000)", r("rules/free_gates_open_nhc.jsonl")),
                             ("gate_bias −1", r("rules/gate_bias_screen.jsonl")),
+                            ("free_gate_bias −0.5", r("rules/free_gate_bias_05_screen.jsonl")),
                             ("free_gate_bias −1", r("rules/free_gate_bias_screen.jsonl")),
+                            ("free_gate_bias −2", r("rules/free_gate_bias_2_screen.jsonl")),
                             ("free gates off", r("rules/free_gates_off_screen.jsonl")),
                             ("θ = 0", r("rules/init_zero_screen.jsonl"))])
         print("\n## A read mode with no target reads nothing\n")
