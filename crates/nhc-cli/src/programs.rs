@@ -19,8 +19,8 @@ pub struct Args {
     task: String,
     #[arg(long, default_value = "nhc", help = crate::variant_help(""))]
     variant: Variant,
-    /// A training config (TOML): its `links`, `free_write` and `bus_feedback` choose the memory's
-    /// reading.
+    /// A training config (TOML): its `links`, `free_write`, `missing_link`, `free_gates` and
+    /// `bus_feedback` choose the memory's reading.
     #[arg(long)]
     config: Option<PathBuf>,
     /// Control words a program may write: the zero word and this many minus one unit vectors.
@@ -82,6 +82,7 @@ pub fn run(a: &Args) -> Result<()> {
             "variant": a.variant.name(),
             "links": config.links,
             "free_write": config.free_write,
+            "missing_link": config.missing_link,
             "bus_feedback": config.bus_feedback,
             "symbols": a.symbols,
             "samples": report.samples,
@@ -94,11 +95,12 @@ pub fn run(a: &Args) -> Result<()> {
         return emit(&format!("{line}\n"));
     }
     let reading = format!(
-        "{} {}, links {:?}, free_write {:?}, bus feedback {}",
+        "{} {}, links {:?}, free_write {:?}, missing_link {:?}, bus feedback {}",
         task.name(),
         a.variant,
         config.links,
         config.free_write,
+        config.missing_link,
         config.bus_feedback
     );
     let what = match program {
