@@ -82,7 +82,9 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
                    ("init_std 1e300", "init_std = 1e300"), ("check_level 10^9", "check_level = 1000000000"),
                    ("sigma NaN", "sigma = nan"), ("unknown field", "batchsize = 8"),
                    ("unknown restart reading", 'restart = "stuck"'), ("negative patience", "restart_after = -5"),
-                   ("unknown free-gate reading", 'free_write = "x"')]:
+                   ("unknown free-gate reading", 'free_write = "x"'),
+                   ("unknown missing-link reading", 'missing_link = "wrap"'),
+                   ("free_gate_bias infinite", "free_gate_bias = inf")]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
