@@ -103,8 +103,9 @@ impl Architecture for NhcModules {
         Memory::new(config)
     }
     fn gates(config: &Config) -> Vec<Block> {
-        let l = Layout::new(config);
-        vec![l.prev_gate, l.free_write, l.free_read]
+        let mut gates = vec![Layout::new(config).prev_gate];
+        gates.extend(Self::free_gates(config));
+        gates
     }
     fn free_gates(config: &Config) -> Vec<Block> {
         let l = Layout::new(config);

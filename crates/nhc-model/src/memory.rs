@@ -227,9 +227,10 @@ pub struct Memory<D> {
     trees: Vec<Tree>,
     read_prev: Vec<u32>,
     read_now: Vec<u32>,
-    /// Whether each read head read nothing ([`MissingLink::Empty`]), beside `read_prev`/`read_now`.
-    empty_prev: Vec<bool>,
-    empty_now: Vec<bool>,
+    /// Bit j: read head j read nothing ([`MissingLink::Empty`]), beside `read_prev`/`read_now`
+    /// (at most [`crate::config::MAX_READ_HEADS`] heads).
+    empty_prev: u8,
+    empty_now: u8,
     /// What an empty read reads: the zero control word and the empty data word.
     zero_word: Vec<f32>,
     empty_data: D,
@@ -249,6 +250,7 @@ impl<D: Clone + Default> Memory<D> {
     /// An empty memory; every read head's previous location is 0 (MODEL §3, "Initial state").
     pub fn new(c: &Config) -> Self {
         assert!(c.write_heads >= 1 && c.write_heads <= u8::MAX as usize);
+        assert!(c.read_heads <= crate::config::MAX_READ_HEADS, "one bit per read head in `empty_*`");
         let trees = if c.ancestry { c.write_heads * c.read_heads } else { 0 };
         Memory {
             word: c.word,
@@ -269,8 +271,8 @@ impl<D: Clone + Default> Memory<D> {
             trees: vec![Tree::default(); trees],
             read_prev: vec![0; c.read_heads],
             read_now: vec![0; c.read_heads],
-            empty_prev: vec![false; c.read_heads],
-            empty_now: vec![false; c.read_heads],
+            empty_prev: 0,
+            empty_now: 0,
             zero_word: vec![0.0; c.word],
             empty_data: D::default(),
             written: vec![0; c.write_heads],
@@ -299,8 +301,8 @@ impl<D: Clone + Default> Memory<D> {
         }
         self.read_prev.fill(0);
         self.read_now.fill(0);
-        self.empty_prev.fill(false);
-        self.empty_now.fill(false);
+        self.empty_prev = 0;
+        self.empty_now = 0;
         self.written.fill(0);
         self.clock = 0;
     }
@@ -313,7 +315,7 @@ impl<D: Clone + Default> Memory<D> {
         self.read(dec);
         self.apply_free_gates(dec);
         std::mem::swap(&mut self.read_prev, &mut self.read_now);
-        std::mem::swap(&mut self.empty_prev, &mut self.empty_now);
+        self.empty_prev = self.empty_now;
     }
 
     /// `M_c[r] ← M_c[r] ∘ (1 − ê_j) + v̂_j` at each read head's previous location where ĝ_j = 1
@@ -322,7 +324,7 @@ impl<D: Clone + Default> Memory<D> {
         let c = self.word;
         for j in 0..self.read_heads {
             let r = self.read_prev[j] as usize;
-            if !dec.prev_gate[j] || r >= self.used.len() || self.empty_prev[j] {
+            if !dec.prev_gate[j] || r >= self.used.len() || self.read_nothing(j) {
                 continue;
             }
             let word = &mut self.control[r * c..(r + 1) * c];
@@ -390,7 +392,11 @@ impl<D: Clone + Default> Memory<D> {
                     break;
                 };
                 let r = self.read_prev[j];
-                if r != w && (r as usize) < self.used.len() && self.used[r as usize] && !self.empty_prev[j] {
+                if r != w
+                    && (r as usize) < self.used.len()
+                    && self.used[r as usize]
+                    && self.empty_prev & (1 << j) == 0
+                {
                     t.adopt_newest(r, w);
                 }
             }
@@ -428,6 +434,7 @@ impl<D: Clone + Default> Memory<D> {
     /// Moves each read head by its mode; a missing link leaves it in place, reading that location
     /// again or nothing ([`MissingLink`], MODEL §3).
     fn read(&mut self, dec: &MemoryDecision) {
+        self.empty_now = 0;
         for j in 0..self.read_heads {
             let here = self.read_prev[j];
             let target = match dec.read_modes[j] {
@@ -438,7 +445,9 @@ impl<D: Clone + Default> Memory<D> {
                 ReadMode::Child(i) => self.tree(i, j).map_or(NONE, |t| t.kid[here as usize]),
             };
             self.read_now[j] = if target == NONE { here } else { target };
-            self.empty_now[j] = target == NONE && self.missing_link == MissingLink::Empty;
+            if target == NONE && self.missing_link == MissingLink::Empty {
+                self.empty_now |= 1 << j;
+            }
         }
     }
 
@@ -458,7 +467,7 @@ impl<D: Clone + Default> Memory<D> {
             }
         }
         for j in 0..self.read_heads {
-            if dec.free_read[j] && !self.empty_now[j] {
+            if dec.free_read[j] && self.empty_now & (1 << j) == 0 {
                 self.release(self.read_now[j]);
             }
         }
@@ -514,9 +523,13 @@ impl<D: Clone + Default> Memory<D> {
 
     // ---- read-out ----
 
+    /// Whether read head j read nothing this step ([`MissingLink::Empty`]).
+    pub fn read_nothing(&self, j: usize) -> bool {
+        self.empty_prev & (1 << j) != 0
+    }
     /// Control word read by head j this step (`c_m_j`).
     pub fn read_control(&self, j: usize) -> &[f32] {
-        if self.empty_prev[j] {
+        if self.read_nothing(j) {
             return &self.zero_word;
         }
         let r = self.read_prev[j] as usize;
@@ -524,7 +537,7 @@ impl<D: Clone + Default> Memory<D> {
     }
     /// Data word read by head j this step (`d_m_j`).
     pub fn read_data(&self, j: usize) -> &D {
-        if self.empty_prev[j] {
+        if self.read_nothing(j) {
             return &self.empty_data;
         }
         &self.data[self.read_prev[j] as usize]
@@ -626,7 +639,7 @@ impl<D: Clone + Default> MemoryModule<D> for Memory<D> {
     }
     /// `empty` where head j's mode had no target and it read nothing ([`MissingLink::Empty`]).
     fn read_note(&self, j: usize) -> &'static str {
-        if self.empty_prev[j] { "empty" } else { "" }
+        if Memory::read_nothing(self, j) { "empty" } else { "" }
     }
     fn written_location(&self, i: usize) -> usize {
         Memory::written_location(self, i)
