@@ -26,6 +26,7 @@ mod tasks;
 mod trace;
 mod train;
 mod transfer;
+mod verify;
 
 #[derive(Parser)]
 #[command(
@@ -46,7 +47,8 @@ struct Cli {
 /// Exit codes, as `nhc --help` prints them.
 const EXIT_CODES: &str = "Exit codes: 0 success; 1 error (bad input, a file that cannot be read \
 or written, a run that does not fit the memory limit, ...); 2 bad command-line arguments; 3 `nhc \
-run`: the model's answer differs from the reference answer (the answer is still printed); 130 \
+run`: the model's answer differs from the reference answer (the answer is still printed), `nhc \
+verify`: a counterexample was found; 130 \
 stopped by Ctrl-C (`nhc train`, `nhc sweep`: resumable, the message says how); 141 the reader \
 of the output went away (broken pipe).";
 
@@ -162,6 +164,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a model on every control-distinct input up to a bound: verified, or the smallest
+    /// counterexample with the first wrong step and the `nhc trace` command that replays it
+    /// (docs/DESIGN.md, "Verification"). Exit code 3 on a counterexample.
+    Verify(verify::Args),
     /// Show, step by step, what the model writes, reads and does.
     Trace {
         #[command(flatten)]
@@ -366,6 +372,7 @@ fn real_main() -> Result<()> {
             eval::eval(&model, level(typed)?, draw.samples, draw.seed, json)
         }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
+        Command::Verify(args) => verify::verify(args),
         Command::Trace { model, level: typed, seed, index, input, maps, json, words, figure } => {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, figure })
@@ -509,7 +516,7 @@ mod tests {
     #[test]
     fn task_help_names_every_task() {
         let cli = Cli::command();
-        for sub in ["eval", "run", "trace", "train"] {
+        for sub in ["eval", "run", "trace", "train", "verify"] {
             let cmd = cli.find_subcommand(sub).expect("a subcommand");
             let arg = cmd.get_arguments().find(|a| a.get_id() == "task").expect("--task");
             let help = arg.get_help().map(ToString::to_string).unwrap_or_default();

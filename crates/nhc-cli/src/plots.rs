@@ -232,6 +232,91 @@ pub fn behaviour(rows: &[nhc_tasks::trace::TraceRow], ops: &[&str], title: &str,
     .with_context(|| format!("cannot write figure {}", path.display()))
 }
 
+/// A figure can go to `path`: it ends in .svg or .png and its directory exists.
+pub fn check_figure_path(path: &Path) -> Result<()> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("svg" | "png") => writable(path),
+        _ => Err(anyhow!("the figure file must end in .svg or .png: {}", path.display())),
+    }
+}
+
+/// The correctness map of `nhc verify` (one panel per two-parameter part): a cell per shape,
+/// green where every input of it is right, red where one is wrong. Drawn beside `path` and
+/// renamed into place, so a failed drawing leaves nothing half-written.
+pub fn correctness_map(parts: &[&nhc_tasks::verify::PartReport], title: &str, path: &Path) -> Result<()> {
+    register()?;
+    check_figure_path(path)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(
+        ".{name}.partial.{}",
+        path.extension().map_or("", |e| e.to_str().unwrap_or(""))
+    ));
+    let size = (520 * parts.len() as u32 + 40, 560);
+    let drawn = match path.extension().and_then(|e| e.to_str()) {
+        Some("svg") => draw_maps(SVGBackend::new(&tmp, size).into_drawing_area(), parts, title),
+        _ => draw_maps(BitMapBackend::new(&tmp, size).into_drawing_area(), parts, title),
+    };
+    let done = drawn.and_then(|()| std::fs::rename(&tmp, path).map_err(anyhow::Error::from));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done.with_context(|| format!("cannot write figure {}", path.display()))
+}
+
+fn draw_maps<DB: DrawingBackend>(
+    root: DrawingArea<DB, plotters::coord::Shift>,
+    parts: &[&nhc_tasks::verify::PartReport],
+    title: &str,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+    let panels = root.split_evenly((1, parts.len()));
+    let right = RGBColor(60, 170, 90);
+    let wrong = RGBColor(210, 50, 50);
+    for (panel, part) in panels.iter().zip(parts) {
+        let top = |k: usize| part.cells.iter().map(|c| c.at[k]).max().unwrap_or(1) as f64 + 0.5;
+        let failed: u64 = part.failed;
+        let caption = format!("{} ({} of {} inputs wrong)", part.what, failed, part.inputs);
+        let mut chart = ChartBuilder::on(panel)
+            .caption(caption, ("sans-serif", 13))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.5f64..top(0), 0.5f64..top(1))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(part.axes[0].as_str())
+            .y_desc(part.axes[1].as_str())
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(("sans-serif", 13))
+            .draw()
+            .map_err(err)?;
+        let cell = |c: &nhc_tasks::verify::Cell, color: RGBColor| {
+            let (x, y) = (c.at[0] as f64, c.at[1] as f64);
+            Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], color.filled())
+        };
+        chart
+            .draw_series(part.cells.iter().filter(|c| c.failed == 0).map(|c| cell(c, right)))
+            .map_err(err)?
+            .label("every input right")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], right.filled()));
+        chart
+            .draw_series(part.cells.iter().filter(|c| c.failed > 0).map(|c| cell(c, wrong)))
+            .map_err(err)?
+            .label("an input wrong")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], wrong.filled()));
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    }
+    root.present().map_err(err)
+}
+
 /// A figure can go to `path`: its directory exists (plotters' own error would not name it).
 fn writable(path: &Path) -> Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -3,12 +3,15 @@
 
 use crate::episode::{self, Episode, EpisodeShape};
 use crate::evaluate::{Batch, EvalReport, Prepared, PreparedSample, SampleKey, evaluate};
+use crate::evaluate::{model_name, score_prepared};
 use crate::registry::TaskError;
 use crate::trace::{TRACE_ROW_BYTES, TraceRow};
+use crate::verify::{self, Counterexample, Part, PartReport, Ran, Tally, WrongStep};
 use crate::{Algorithm, Model, SampleRng, Task, programs, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
-use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, run_scored};
+use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, Workspace, run_scored};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -107,6 +110,10 @@ pub trait AnyTask: Sync {
     fn episode_shape(&self) -> Option<EpisodeShape>;
     /// A sample of `level` drawn from `rng`, as the DNC trained by backpropagation sees it.
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError>;
+    /// Runs `model` on every control-distinct input up to `bounds` (or, for a task that cannot
+    /// list them, on samples), in parallel, with results independent of the thread count
+    /// ([`crate::verify`]).
+    fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError>;
     /// A table program of `config` that solves this task's samples, if one exists
     /// ([`crate::programs`]).
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError>;
@@ -215,6 +222,106 @@ impl<T: Task> Entry<T> {
     ) -> Run<T> {
         let config = model.config(self.0.algorithm());
         model.policy(self).visit(RunOn { task: &self.0, config, prepared, limits, rows, after_step })
+    }
+}
+
+/// Inputs of a part run at once between two tallies.
+const VERIFY_CHUNK: u64 = 1 << 14;
+
+impl<T: Task> Entry<T> {
+    /// Runs `model` on every input of `part`, in chunks in index order, each chunk in parallel.
+    fn verify_part(
+        &self,
+        model: &Model,
+        config: &Config,
+        part: &Part<'_, T::Sample>,
+    ) -> Result<PartReport, TaskError> {
+        let task = &self.0;
+        // Layers grow with the index: the last input is the part's largest.
+        let last = (part.nth)(part.count.saturating_sub(1)).sample;
+        let threads = rayon::current_num_threads() as u64;
+        let estimate = self.estimate(task.sample_steps(&last), task.sample_heap(&last), config, 0);
+        let fit =
+            estimate.in_flight(format!("an input of {} ({})", task.algorithm().name, part.what), threads)?;
+        let mut tally = Tally::default();
+        let mut go = || {
+            for start in (0..part.count).step_by(VERIFY_CHUNK as usize) {
+                let end = (start + VERIFY_CHUNK).min(part.count);
+                let ran: Vec<Ran> = (start..end)
+                    .into_par_iter()
+                    .map_init(
+                        || (Workspace::new(config), model.policy(self)),
+                        |(workspace, policy), index| {
+                            let shaped = (part.nth)(index);
+                            let prepared = PreparedSample::new(task, shaped.sample);
+                            let r = score_prepared(task, &prepared, policy, workspace);
+                            Ran {
+                                index,
+                                layer: shaped.layer,
+                                cell: shaped.cell,
+                                solved: r.solved,
+                                steps: r.steps,
+                            }
+                        },
+                    )
+                    .collect();
+                ran.iter().for_each(|r| tally.add(r));
+            }
+        };
+        match rayon::ThreadPoolBuilder::new().num_threads(fit as usize).build() {
+            Ok(pool) if fit < threads => pool.install(go),
+            _ => go(),
+        }
+        let smallest = tally.first_failure.map(|(index, _)| self.counterexample(model, config, part, index));
+        Ok(PartReport {
+            what: part.what.clone(),
+            exhaustive: part.exhaustive,
+            axes: part.axes.map(str::to_string),
+            bound: part.bound,
+            note: part.note.clone(),
+            inputs: tally.inputs,
+            steps: tally.steps,
+            failed: tally.failed,
+            right_to: tally.first_failure.map_or(part.bound, |(_, layer)| layer - 1),
+            cells: tally.cells(),
+            smallest,
+        })
+    }
+
+    /// Input `index` of `part` run step by step: the input, the answers and the first step that
+    /// differs from the expected trace.
+    fn counterexample(
+        &self,
+        model: &Model,
+        config: &Config,
+        part: &Part<'_, T::Sample>,
+        index: u64,
+    ) -> Counterexample {
+        let task = &self.0;
+        let shaped = (part.nth)(index);
+        // Trace rows only where they fit the memory limit (a smallest counterexample is small).
+        let rows_fit = self.admit(&shaped.sample, config, TRACE_ROW_BYTES).is_ok();
+        let prepared = PreparedSample::new(task, shaped.sample);
+        let mut rows = Vec::new();
+        let run = self.run_prepared(model, &prepared, rows_fit.then_some(&mut rows), &mut |_| {});
+        let first_wrong = rows.into_iter().find(|r| r.correct == Some(false)).map(|r| WrongStep {
+            step: r.step,
+            phase: r.phase.to_string(),
+            expected_op: r.expected_op.map(str::to_string),
+            op: r.op.to_string(),
+            expected_reads: r.expected_reads,
+            reads: r.reads,
+        });
+        Counterexample {
+            shape: part.shape(shaped.cell),
+            layer: shaped.layer,
+            cell: shaped.cell,
+            input: task.sample_json(&prepared.sample),
+            expected: task.answer_json(&run.reference),
+            output: task.answer_json(&run.answer),
+            steps: run.steps,
+            first_wrong,
+        }
     }
 }
 
@@ -383,6 +490,43 @@ impl<T: Task> AnyTask for Entry<T> {
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError> {
         self.level_in_flight(level, &self.0.algorithm().config, 0, 1)?;
         Ok(episode::record(&self.0, level, rng)?)
+    }
+    fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError> {
+        if bounds.0.contains(&0) {
+            return Err(TaskError::Bound);
+        }
+        let task = &self.0;
+        let mut parts = task.shapes(bounds);
+        if parts.is_empty() {
+            let levels = bounds.get(0, verify::SAMPLED_LEVELS as u64);
+            self.check_level(usize::try_from(levels).unwrap_or(usize::MAX))?;
+            parts.push(verify::sampled(task, levels, verify::SAMPLED_PER_LEVEL));
+        }
+        if bounds.0.len() > 1 && bounds.0.len() != parts.len() {
+            return Err(TaskError::Bounds {
+                task: task.algorithm().name,
+                parts: parts.len(),
+                got: bounds.0.len(),
+            });
+        }
+        let steps = parts.iter().map(|p| p.steps).fold(0, u64::saturating_add);
+        let inputs = parts.iter().map(|p| p.count).fold(0, u64::saturating_add);
+        if steps > verify::MAX_STEPS || parts.iter().any(|p| p.count > verify::MAX_INPUTS) {
+            let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join("; ");
+            return Err(TaskError::VerifyCost { what, steps, inputs, max: verify::MAX_STEPS });
+        }
+        let config = model.config(task.algorithm());
+        let start = std::time::Instant::now();
+        let parts =
+            parts.iter().map(|p| self.verify_part(model, &config, p)).collect::<Result<Vec<_>, _>>()?;
+        Ok(verify::Report {
+            task: task.algorithm().name.to_string(),
+            domain: task.domain().to_string(),
+            variant: model_name(model),
+            outcome: verify::Report::outcome_of(&parts).to_string(),
+            parts,
+            seconds: start.elapsed().as_secs_f64(),
+        })
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {
         nhc_io::limits::at_most("the number of samples per level", spec.samples as u64, MAX_SAMPLES as u64)?;

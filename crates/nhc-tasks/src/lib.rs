@@ -29,6 +29,7 @@ pub mod search_plan;
 pub mod sort;
 pub mod sort_domains;
 pub mod trace;
+pub mod verify;
 pub mod words;
 
 use nhc_model::{Config, DataModules, Policy, Trace, Variant};
@@ -177,6 +178,13 @@ pub trait Task: Send + Sync + 'static {
     /// `data` as fields, one per entry of `out` (`field_shape().count` of them).
     fn fields(&self, data: &Self::Data, out: &mut [u8]) {
         let _ = (data, out);
+    }
+    /// Every control-distinct input up to `bounds`, as parts listed in order of size, built from
+    /// words that make a right read a read of the right location ([`verify`], docs/DESIGN.md,
+    /// "Verification"); empty when the task cannot list them (`nhc verify` then samples).
+    fn shapes(&self, bounds: &verify::Bounds) -> Vec<verify::Part<'_, Self::Sample>> {
+        let _ = bounds;
+        Vec::new()
     }
     /// The answer as text for `nhc run`; by default its JSON.
     fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {

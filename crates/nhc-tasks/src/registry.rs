@@ -39,6 +39,14 @@ pub enum TaskError {
     Input { task: &'static str, source: InputError },
     #[error(transparent)]
     Programs(#[from] crate::programs::SpecError),
+    #[error("a verification bound must be at least 1")]
+    Bound,
+    #[error("task `{task}` verifies {parts} part(s): give one bound for all, or one per part (got {got})")]
+    Bounds { task: &'static str, parts: usize, got: usize },
+    #[error(
+        "verifying {what} up to these bounds runs at least {steps} model steps ({inputs} inputs); at most {max} are allowed: ask for a lower bound"
+    )]
+    VerifyCost { what: String, steps: u64, inputs: u64, max: u64 },
     #[error(
         "the table search holds all its samples at once, and with those of level {level} they exceed the memory limit; ask for fewer levels, samples or checks"
     )]
@@ -121,6 +129,16 @@ pub fn names() -> Vec<&'static str> {
 /// The domains task `name` runs on, its training domain first.
 pub fn domains(name: &str) -> Vec<&'static str> {
     all().iter().filter(|t| t.name() == name).map(|t| t.domain()).collect()
+}
+
+/// The domain `nhc verify` uses for task `name` when none is given: one whose words are all
+/// distinct up to large bounds ([`crate::verify`]); `None`: the training domain.
+pub fn verification_domain(name: &str) -> Option<&'static str> {
+    match name {
+        "copy" | "reverse" | "repeatCopy" | "duplicated" | "sort" => Some("decimal"),
+        "arithmetic" => Some("symbolic"),
+        _ => None,
+    }
 }
 
 /// The task called `name`, on its training domain.

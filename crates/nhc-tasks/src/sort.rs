@@ -67,7 +67,17 @@ pub trait SortDomain: Order {
     fn max_heap(&self) -> u64 {
         0
     }
+    /// The word of rank `rank ≥ 1` among distinct words that `compare` orders by rank, none the
+    /// default word (verification's representatives, [`crate::verify`]); `None` beyond the
+    /// domain's words.
+    fn word(&self, rank: u64) -> Option<Self::Item> {
+        let _ = rank;
+        None
+    }
 }
+
+/// The default bound of sort's verification: every weak ordering of up to 8 objects.
+pub const ORDERS_BOUND: u64 = 8;
 
 /// sort's config: L_C = 6, C = 4, h_w = 1, h_r = 2, L_B = 3; ALU feedback on (|c_a| = 4); Bus
 /// feedback off, because `c_b_{t−1} = [1 − s − o, s, o]` is already in `c_a_{t−1}`; free gates off
@@ -259,6 +269,53 @@ impl<S: SortDomain> Task for Sort<S> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
         self.0.parse(v)
     }
+    /// Every weak ordering (ties included) of 1..=N objects: the ALU's feedback is `compare`'s
+    /// verdict, which the order of the objects decides.
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
+        use crate::verify::{Part, Shaped, weak_order_count, weak_orders};
+        let asked = bounds.get(0, ORDERS_BOUND);
+        // Ranks 1..=n are needed; the domain may have fewer words.
+        let bound = (1..=asked).take_while(|&n| self.0.word(n).is_some()).last().unwrap_or(0);
+        let note = (bound < asked).then(|| {
+            format!(
+                "domain `{}` has {bound} words besides the default word: the bound is {bound} objects",
+                self.0.name()
+            )
+        });
+        let counts: Vec<u64> = (1..=bound).map(weak_order_count).collect();
+        let count = counts.iter().fold(0u64, |a, &c| a.saturating_add(c));
+        let steps = (1..=bound)
+            .zip(&counts)
+            .map(|(n, &c)| c.saturating_mul(scan_steps(n)))
+            .fold(0, u64::saturating_add);
+        // Listing more than the cost check allows would take long; the check refuses them.
+        let orders: Vec<Vec<u8>> = if count <= crate::verify::MAX_INPUTS {
+            (1..=bound as usize).map(weak_orders).collect()
+        } else {
+            Vec::new()
+        };
+        let words: Vec<S::Item> = (1..=bound).filter_map(|r| self.0.word(r)).collect();
+        vec![Part {
+            what: format!("list of 1–{bound} objects in every order, ties included"),
+            exhaustive: true,
+            axes: ["objects", "distinct values"],
+            bound,
+            note,
+            count,
+            steps,
+            nth: Box::new(move |mut i| {
+                let mut n = 1;
+                while i >= counts[n - 1] {
+                    i -= counts[n - 1];
+                    n += 1;
+                }
+                let ranks = &orders[n - 1][i as usize * n..(i as usize + 1) * n];
+                let distinct = u64::from(ranks.iter().copied().max().unwrap_or(0)) + 1;
+                let sample = ranks.iter().map(|&r| words[r as usize].clone()).collect();
+                Shaped { layer: n as u64, cell: [n as u64, distinct], sample }
+            }),
+        }]
+    }
     fn sample_json(&self, s: &Vec<S::Item>) -> serde_json::Value {
         self.0.json(s)
     }
@@ -304,6 +361,10 @@ impl SortDomain for Bytes {
         let mut sorted = items.to_vec();
         sorted.sort_unstable();
         sorted
+    }
+    /// The number `rank`, 1–255.
+    fn word(&self, rank: u64) -> Option<Number> {
+        Number::try_from(rank).ok().filter(|&x| x >= 1)
     }
     /// A non-empty JSON array of integers 0–255 (one number is a valid list).
     fn parse(&self, v: &serde_json::Value) -> Result<Vec<Number>, InputError> {

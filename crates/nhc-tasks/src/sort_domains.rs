@@ -42,6 +42,10 @@ impl SortDomain for Decimals {
         (0..=level).map(|_| Natural::random(rng)).collect()
     }
     /// Sorted by `BigUint` value.
+    /// The number `rank` (0 is the default word).
+    fn word(&self, rank: u64) -> Option<Natural> {
+        (rank >= 1).then(|| rank.into())
+    }
     fn sorted(&self, items: &[Natural]) -> Vec<Natural> {
         let mut sorted = items.to_vec();
         sorted.sort_by_cached_key(|x| x.digits().parse::<BigUint>().ok());
@@ -112,6 +116,10 @@ impl SortDomain for Strings {
                 (0..n).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())]).collect::<String>().into()
             })
             .collect()
+    }
+    /// `rank` as eight decimal digits (the default word is the empty string).
+    fn word(&self, rank: u64) -> Option<SmolStr> {
+        (1..100_000_000).contains(&rank).then(|| SmolStr::new(format!("{rank:08}")))
     }
     /// Sorted by the sequence of code points (`char`s).
     fn sorted(&self, items: &[SmolStr]) -> Vec<SmolStr> {

@@ -50,6 +50,13 @@ impl Objects for Binary {
     fn fields(&self, x: &Object, out: &mut [u8]) {
         crate::fields::bits(u64::from(*x), out)
     }
+    /// Object `i` for `i` in 1..=63 (0 is the default word).
+    fn word(&self, i: u64) -> Option<Object> {
+        Object::try_from(i).ok().filter(|&x| x >= 1 && x < 1 << BITS)
+    }
+    fn words(&self) -> Option<u64> {
+        Some((1 << BITS) - 1)
+    }
     /// A string of 6 binary digits, element 0 first.
     fn show(&self, x: &Object) -> String {
         (0..BITS).map(|k| if x >> k & 1 == 1 { '1' } else { '0' }).collect()

@@ -175,4 +175,11 @@ impl Objects for Decimals {
     fn heap(&self, x: &Natural) -> u64 {
         x.heap_bytes()
     }
+    /// The number `i` (0 is the default word).
+    fn word(&self, i: u64) -> Option<Natural> {
+        (i >= 1).then(|| i.into())
+    }
+    fn words(&self) -> Option<u64> {
+        None
+    }
 }

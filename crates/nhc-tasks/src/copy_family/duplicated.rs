@@ -44,6 +44,57 @@ impl<O: Objects> Task for Duplicated<O> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
         parse_list(&self.0, v)
     }
+    /// Two parts: every sequence of run lengths presenting 1..=T objects, and n objects each
+    /// presented r times for n, r up to N. The Input's signals depend on the run lengths alone;
+    /// each run holds a word of its own.
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
+        use crate::verify::{Part, Shaped, capped, composition, grid_cell};
+        let o = &self.0;
+        let runs = |lengths: &[u64]| Sequence {
+            items: lengths
+                .iter()
+                .zip(distinct(o, lengths.len() as u64))
+                .flat_map(|(&r, x)| std::iter::repeat_n(x, r as usize))
+                .collect(),
+            passes: 1,
+        };
+        let (total, note) = capped(bounds.get(0, RUNS_BOUND).min(62), o.words(), o.name(), "objects");
+        let count = (1u64 << total) - 1;
+        let cost =
+            (1..=total).map(|t| (1u64 << (t - 1)).saturating_mul(steps(t, 1))).fold(0, u64::saturating_add);
+        let every = Part {
+            what: format!("presentation of 1–{total} objects, every sequence of run lengths"),
+            exhaustive: true,
+            axes: ["objects presented", "runs"],
+            bound: total,
+            note,
+            count,
+            steps: cost,
+            nth: Box::new(move |i| {
+                // Layer t holds indices 2^(t−1) − 1 .. 2^t − 1.
+                let t = u64::from(64 - (i + 1).leading_zeros());
+                let lengths = composition(t, i + 1 - (1 << (t - 1)));
+                Shaped { layer: t, cell: [t, lengths.len() as u64], sample: runs(&lengths) }
+            }),
+        };
+        let (bound, note) = capped(bounds.get(1, GRID_BOUND), o.words(), o.name(), "objects");
+        let cost =
+            (1..=bound).flat_map(|n| (1..=bound).map(move |r| steps(n * r, 1))).fold(0, u64::saturating_add);
+        let uniform = Part {
+            what: format!("1–{bound} objects, each presented 1–{bound} times"),
+            exhaustive: true,
+            axes: ["objects", "repeats"],
+            bound,
+            note,
+            count: bound.saturating_mul(bound),
+            steps: cost,
+            nth: Box::new(move |i| {
+                let (layer, n, r) = grid_cell(i);
+                Shaped { layer, cell: [n, r], sample: runs(&vec![r; n as usize]) }
+            }),
+        };
+        vec![every, uniform]
+    }
     /// The presented objects (one pass).
     fn sample_json(&self, s: &Self::Sample) -> serde_json::Value {
         objects_json(&self.0, &s.items)

@@ -116,6 +116,16 @@ pub trait Objects: Send + Sync + 'static {
     fn max_heap(&self) -> u64 {
         0
     }
+    /// The `i`-th of the domain's distinct words other than the default word, `i ≥ 1`
+    /// (verification's representatives, [`crate::verify`]); `None` beyond [`Objects::words`].
+    fn word(&self, i: u64) -> Option<Self::Object> {
+        let _ = i;
+        None
+    }
+    /// How many words [`Objects::word`] has (`None`: without end).
+    fn words(&self) -> Option<u64> {
+        Some(0)
+    }
 }
 
 /// Which control signals the Input sends.
@@ -258,6 +268,43 @@ pub fn object_count(level: usize, rng: &mut SampleRng) -> usize {
     use rand::RngExt;
     rng.random_range(1..=level.max(1))
 }
+
+/// Objects 1..=n of [`Objects::word`] (the caller caps `n` at [`Objects::words`]).
+pub fn distinct<O: Objects>(o: &O, n: u64) -> Vec<O::Object> {
+    (1..=n).map(|i| o.word(i).expect("n is capped at the domain's words")).collect()
+}
+
+/// copy's and reverse's inputs for verification: one list of 1..=N distinct objects per length
+/// (the Input's signals depend on the length alone, docs/DESIGN.md, "Verification").
+pub fn list_part<'a, O: Objects>(
+    o: &'a O,
+    bounds: &crate::verify::Bounds,
+) -> crate::verify::Part<'a, Sequence<O::Object>> {
+    let (bound, note) = crate::verify::capped(bounds.get(0, LIST_BOUND), o.words(), o.name(), "objects");
+    crate::verify::Part {
+        what: format!("list of 1–{bound} objects"),
+        exhaustive: true,
+        axes: ["objects", ""],
+        bound,
+        note,
+        count: bound,
+        steps: (1..=bound).map(|n| steps(n, 1)).fold(0, u64::saturating_add),
+        nth: Box::new(move |i| {
+            let n = i + 1;
+            crate::verify::Shaped {
+                layer: n,
+                cell: [n, 0],
+                sample: Sequence { items: distinct(o, n), passes: 1 },
+            }
+        }),
+    }
+}
+
+/// The default bounds of verification: lists (copy, reverse), the grid of objects × passes
+/// (repeatCopy, duplicated's uniform runs) and duplicated's run-length sequences (their total).
+pub const LIST_BOUND: u64 = 2_000;
+pub const GRID_BOUND: u64 = 60;
+pub const RUNS_BOUND: u64 = 16;
 
 /// `n` random objects of domain `o`.
 pub fn random_objects<O: Objects>(o: &O, n: usize, rng: &mut SampleRng) -> Vec<O::Object> {

@@ -59,6 +59,28 @@ impl<O: Objects> Task for RepeatCopy<O> {
         }
         Ok(Sequence { items, passes: copies as usize })
     }
+    /// One input per (objects, copies) up to N × N: the Input's signals depend on those alone.
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
+        use crate::verify::{Part, Shaped, capped, grid_cell};
+        let asked = bounds.get(0, GRID_BOUND);
+        let (bound, note) = capped(asked, self.0.words(), self.0.name(), "objects and copies");
+        let steps =
+            (1..=bound).flat_map(|n| (1..=bound).map(move |c| steps(n, c))).fold(0, u64::saturating_add);
+        vec![Part {
+            what: format!("list of 1–{bound} objects, copied 1–{bound} times"),
+            exhaustive: true,
+            axes: ["objects", "copies"],
+            bound,
+            note,
+            count: bound.saturating_mul(bound),
+            steps,
+            nth: Box::new(move |i| {
+                let (layer, n, c) = grid_cell(i);
+                let sample = Sequence { items: distinct(&self.0, n), passes: c as usize };
+                Shaped { layer, cell: [n, c], sample }
+            }),
+        }]
+    }
     /// `{"items": [...], "copies": c}`.
     fn sample_json(&self, s: &Self::Sample) -> serde_json::Value {
         serde_json::json!({ "items": objects_json(&self.0, &s.items), "copies": s.passes })
