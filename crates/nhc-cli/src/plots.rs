@@ -273,14 +273,15 @@ where
 {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
     root.fill(&WHITE).map_err(err)?;
-    let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+    let title = format!("{title} (green: every input right, red: an input wrong)");
+    let root = root.titled(&title, ("sans-serif", 18)).map_err(err)?;
     let panels = root.split_evenly((1, parts.len()));
     let right = RGBColor(60, 170, 90);
     let wrong = RGBColor(210, 50, 50);
     for (panel, part) in panels.iter().zip(parts) {
         let top = |k: usize| part.cells.iter().map(|c| c.at[k]).max().unwrap_or(1) as f64 + 0.5;
         let failed: u64 = part.failed;
-        let caption = format!("{} ({} of {} inputs wrong)", part.what, failed, part.inputs);
+        let caption = format!("{}: {} of {} inputs wrong", part.what, failed, part.inputs);
         let mut chart = ChartBuilder::on(panel)
             .caption(caption, ("sans-serif", 13))
             .margin(10)
@@ -303,16 +304,8 @@ where
             Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], color.filled())
         };
         chart
-            .draw_series(part.cells.iter().filter(|c| c.failed == 0).map(|c| cell(c, right)))
-            .map_err(err)?
-            .label("every input right")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], right.filled()));
-        chart
-            .draw_series(part.cells.iter().filter(|c| c.failed > 0).map(|c| cell(c, wrong)))
-            .map_err(err)?
-            .label("an input wrong")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 8, y + 4)], wrong.filled()));
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+            .draw_series(part.cells.iter().map(|c| cell(c, if c.failed == 0 { right } else { wrong })))
+            .map_err(err)?;
     }
     root.present().map_err(err)
 }

@@ -76,7 +76,7 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
 /// One part in one line: verified, sampled or wrong, with the range that is right.
 fn part_line(p: &PartReport) -> String {
     let size = format!("{} inputs, {} steps", p.inputs, p.steps);
-    let layer = &p.axes[0];
+    let layer = &p.layer;
     match (p.failed, p.exhaustive) {
         (0, true) => format!("verified: every {} ({size})", p.what),
         (0, false) => format!("sampled, not a proof: {}, all right ({size})", p.what),
@@ -84,7 +84,8 @@ fn part_line(p: &PartReport) -> String {
             let kind = if exhaustive { "every input" } else { "every sample" };
             let right = match p.right_to {
                 0 => "none right".to_string(),
-                k => format!("{kind} of 1–{k} {layer} right"),
+                k if p.axes[1].is_empty() || p.layer == p.axes[0] => format!("{kind} of 1–{k} {layer} right"),
+                k => format!("{kind} of at most {k} {layer} right"),
             };
             format!(
                 "counterexample: {}: {right}, wrong from {} {layer} ({failed} of {} inputs wrong, {} steps)",

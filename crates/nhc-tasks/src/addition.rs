@@ -30,6 +30,9 @@ pub const OP_NOP: usize = 2;
 /// The base of training (binary digits, paper).
 pub const BASE: u8 = 2;
 
+/// The most pairs of numbers addition's verification lists by default.
+pub const PAIRS: u64 = 1_500_000;
+
 /// One data word: a digit in `0..base`.
 pub type Digit = u8;
 
@@ -334,6 +337,54 @@ impl Task for Addition {
                 .collect()
         };
         Ok(Operands::new(&number("a")?, &number("b")?))
+    }
+    /// Every pair of 1..=N-digit numbers of the base (leading zeros included, so every pair of
+    /// numbers of at most N digits once per length): no argument is needed, the list is every
+    /// input. The default N is the largest up to 10 with at most [`PAIRS`] pairs.
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Operands>> {
+        use crate::verify::{Part, Shaped};
+        let base = u64::from(self.0.base);
+        let pairs = |l: u64| base.checked_pow(2 * l as u32).unwrap_or(u64::MAX);
+        let total = |n: u64| (1..=n).map(pairs).fold(0, u64::saturating_add);
+        let default = (1..=10).take_while(|&n| total(n) <= PAIRS).last().unwrap_or(1);
+        let bound = bounds.get(0, default);
+        let counts: Vec<u64> = (1..=bound.min(40)).map(pairs).collect();
+        let steps = (1..=bound).map(|l| pairs(l).saturating_mul(3 * (l + 1))).fold(0, u64::saturating_add);
+        let digits = self.0;
+        vec![Part {
+            what: format!("pair of {} numbers of 1–{bound} digits", digits.name()),
+            exhaustive: true,
+            axes: ["digits", "longest carry chain"],
+            layer: "digits",
+            bound,
+            note: None,
+            count: total(bound),
+            steps,
+            nth: Box::new(move |mut i| {
+                let mut l = 1;
+                while i >= counts[l - 1] {
+                    i -= counts[l - 1];
+                    l += 1;
+                }
+                let number = |mut x: u64| {
+                    let mut d = vec![0; l];
+                    for k in (0..l).rev() {
+                        d[k] = (x % base) as Digit;
+                        x /= base;
+                    }
+                    d
+                };
+                let half = base.pow(l as u32);
+                let operands = Operands::new(&number(i / half), &number(i % half));
+                let (mut carry, mut run, mut longest) = (false, 0, 0);
+                for (&x, &y) in operands.a.iter().zip(&operands.b).rev() {
+                    carry = digits.add(x, y, carry).1;
+                    run = if carry { run + 1 } else { 0 };
+                    longest = longest.max(run);
+                }
+                Shaped { layer: l as u64, cell: [l as u64, longest], sample: operands }
+            }),
+        }]
     }
     /// `{"a": …, "b": …}`: the operands as presented, without the extra leading 0 (their other
     /// leading zeros kept, so both keep the level's length).

@@ -10,7 +10,9 @@ use crate::verify::{self, Counterexample, Part, PartReport, Ran, Tally, WrongSte
 use crate::{Algorithm, Model, SampleRng, Task, programs, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
-use nhc_model::{Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, Workspace, run_scored};
+use nhc_model::{
+    Agent, Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, Workspace, run_scored,
+};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -229,11 +231,70 @@ impl<T: Task> Entry<T> {
 const VERIFY_CHUNK: u64 = 1 << 14;
 
 impl<T: Task> Entry<T> {
-    /// Runs `model` on every input of `part`, in chunks in index order, each chunk in parallel.
+    /// [`AnyTask::verify`] of the policies `policy` makes (one per thread) on machines of
+    /// `config`; `model` names them in the report.
+    pub fn verify_with(
+        &self,
+        config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
+        model: &str,
+        bounds: &verify::Bounds,
+    ) -> Result<verify::Report, TaskError> {
+        if bounds.0.contains(&0) {
+            return Err(TaskError::Bound);
+        }
+        let task = &self.0;
+        let mut parts = task.shapes(bounds);
+        if parts.is_empty() {
+            let levels = match bounds.0.first() {
+                Some(&l) => l,
+                None => (verify::SAMPLED_LEVELS as u64).min(task.max_level() as u64),
+            };
+            self.check_level(usize::try_from(levels).unwrap_or(usize::MAX))?;
+            let mut part = verify::sampled(task, levels, verify::SAMPLED_PER_LEVEL);
+            let name = task.algorithm().name;
+            let domain = crate::registry::verification_domain(name).filter(|d| *d != task.domain());
+            part.note = Some(match domain {
+                Some(d) => format!(
+                    "domain `{}` cannot list its control-distinct inputs; --domain {d} can",
+                    task.domain()
+                ),
+                None => format!("task `{name}` cannot list its control-distinct inputs"),
+            });
+            parts.push(part);
+        }
+        if bounds.0.len() > 1 && bounds.0.len() != parts.len() {
+            return Err(TaskError::Bounds {
+                task: task.algorithm().name,
+                parts: parts.len(),
+                got: bounds.0.len(),
+            });
+        }
+        let steps = parts.iter().map(|p| p.steps).fold(0, u64::saturating_add);
+        let inputs = parts.iter().map(|p| p.count).fold(0, u64::saturating_add);
+        if steps > verify::MAX_STEPS || parts.iter().any(|p| p.count > verify::MAX_INPUTS) {
+            let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join("; ");
+            return Err(TaskError::VerifyCost { what, steps, inputs, max: verify::MAX_STEPS });
+        }
+        let start = std::time::Instant::now();
+        let parts =
+            parts.iter().map(|p| self.verify_part(config, policy, p)).collect::<Result<Vec<_>, _>>()?;
+        Ok(verify::Report {
+            task: task.algorithm().name.to_string(),
+            domain: task.domain().to_string(),
+            variant: model.to_string(),
+            outcome: verify::Report::outcome_of(&parts).to_string(),
+            parts,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Runs the policies on every input of `part`, in chunks in index order, each chunk in
+    /// parallel.
     fn verify_part(
         &self,
-        model: &Model,
         config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
         part: &Part<'_, T::Sample>,
     ) -> Result<PartReport, TaskError> {
         let task = &self.0;
@@ -250,7 +311,7 @@ impl<T: Task> Entry<T> {
                 let ran: Vec<Ran> = (start..end)
                     .into_par_iter()
                     .map_init(
-                        || (Workspace::new(config), model.policy(self)),
+                        || (Workspace::new(config), policy()),
                         |(workspace, policy), index| {
                             let shaped = (part.nth)(index);
                             let prepared = PreparedSample::new(task, shaped.sample);
@@ -272,11 +333,12 @@ impl<T: Task> Entry<T> {
             Ok(pool) if fit < threads => pool.install(go),
             _ => go(),
         }
-        let smallest = tally.first_failure.map(|(index, _)| self.counterexample(model, config, part, index));
+        let smallest = tally.first_failure.map(|(index, _)| self.counterexample(config, policy, part, index));
         Ok(PartReport {
             what: part.what.clone(),
             exhaustive: part.exhaustive,
             axes: part.axes.map(str::to_string),
+            layer: part.layer.to_string(),
             bound: part.bound,
             note: part.note.clone(),
             inputs: tally.inputs,
@@ -292,8 +354,8 @@ impl<T: Task> Entry<T> {
     /// differs from the expected trace.
     fn counterexample(
         &self,
-        model: &Model,
         config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
         part: &Part<'_, T::Sample>,
         index: u64,
     ) -> Counterexample {
@@ -303,7 +365,15 @@ impl<T: Task> Entry<T> {
         let rows_fit = self.admit(&shaped.sample, config, TRACE_ROW_BYTES).is_ok();
         let prepared = PreparedSample::new(task, shaped.sample);
         let mut rows = Vec::new();
-        let run = self.run_prepared(model, &prepared, rows_fit.then_some(&mut rows), &mut |_| {});
+        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
+        let run = policy().visit(RunOn {
+            task,
+            config: config.clone(),
+            prepared: &prepared,
+            limits,
+            rows: rows_fit.then_some(&mut rows),
+            after_step: &mut |_| {},
+        });
         let first_wrong = rows.into_iter().find(|r| r.correct == Some(false)).map(|r| WrongStep {
             step: r.step,
             phase: r.phase.to_string(),
@@ -492,41 +562,8 @@ impl<T: Task> AnyTask for Entry<T> {
         Ok(episode::record(&self.0, level, rng)?)
     }
     fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError> {
-        if bounds.0.contains(&0) {
-            return Err(TaskError::Bound);
-        }
-        let task = &self.0;
-        let mut parts = task.shapes(bounds);
-        if parts.is_empty() {
-            let levels = bounds.get(0, verify::SAMPLED_LEVELS as u64);
-            self.check_level(usize::try_from(levels).unwrap_or(usize::MAX))?;
-            parts.push(verify::sampled(task, levels, verify::SAMPLED_PER_LEVEL));
-        }
-        if bounds.0.len() > 1 && bounds.0.len() != parts.len() {
-            return Err(TaskError::Bounds {
-                task: task.algorithm().name,
-                parts: parts.len(),
-                got: bounds.0.len(),
-            });
-        }
-        let steps = parts.iter().map(|p| p.steps).fold(0, u64::saturating_add);
-        let inputs = parts.iter().map(|p| p.count).fold(0, u64::saturating_add);
-        if steps > verify::MAX_STEPS || parts.iter().any(|p| p.count > verify::MAX_INPUTS) {
-            let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join("; ");
-            return Err(TaskError::VerifyCost { what, steps, inputs, max: verify::MAX_STEPS });
-        }
-        let config = model.config(task.algorithm());
-        let start = std::time::Instant::now();
-        let parts =
-            parts.iter().map(|p| self.verify_part(model, &config, p)).collect::<Result<Vec<_>, _>>()?;
-        Ok(verify::Report {
-            task: task.algorithm().name.to_string(),
-            domain: task.domain().to_string(),
-            variant: model_name(model),
-            outcome: verify::Report::outcome_of(&parts).to_string(),
-            parts,
-            seconds: start.elapsed().as_secs_f64(),
-        })
+        let config = model.config(self.0.algorithm());
+        self.verify_with(&config, &|| model.policy(self), &model_name(model), bounds)
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {
         nhc_io::limits::at_most("the number of samples per level", spec.samples as u64, MAX_SAMPLES as u64)?;

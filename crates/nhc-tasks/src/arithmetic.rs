@@ -82,7 +82,22 @@ pub trait Algebra: Clone + Send + Sync + 'static {
     fn fields(&self, x: &Self::Word, out: &mut [u8]) {
         let _ = (x, out);
     }
+    /// Operand `i ≥ 1` of a free algebra: operands and operators all different give terms all
+    /// different, and none the default word (verification, [`crate::verify`]). `None`: the
+    /// algebra has no such words.
+    fn operand(&self, i: u64) -> Option<Self::Word> {
+        let _ = i;
+        None
+    }
+    /// Operator `i ≥ 1` of a free algebra (see [`Algebra::operand`]).
+    fn operator(&self, i: u64) -> Option<Self::Operator> {
+        let _ = i;
+        None
+    }
 }
+
+/// The default bound of arithmetic's verification: every postfix shape of 1–12 operators.
+pub const SHAPES_BOUND: u64 = 12;
 
 /// One token of a postfix expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -379,6 +394,58 @@ impl<A: Algebra> Task for Arithmetic<A> {
             })
             .collect();
         tokens.join(" ").into()
+    }
+    /// Every postfix shape of 1..=N operators, operands and operators all different words of a
+    /// free algebra: the Input's signals and the ALU's feedback (`c_a = c_b`) depend on the shape
+    /// alone. Only an algebra with [`Algebra::operand`] lists them (symbolic).
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
+        use crate::verify::{Part, Shaped, catalan, postfix_shapes, stack_depth};
+        let a = &self.0;
+        if a.operand(1).is_none() || a.operator(1).is_none() {
+            return Vec::new();
+        }
+        let bound = bounds.get(0, SHAPES_BOUND);
+        let counts: Vec<u64> = (1..=bound).map(catalan).collect();
+        let count = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
+        let steps =
+            (1..=bound).zip(&counts).map(|(k, &c)| c.saturating_mul(3 * k + 1)).fold(0, u64::saturating_add);
+        let shapes: Vec<Vec<u64>> = if count <= crate::verify::MAX_INPUTS {
+            (1..=bound as usize).map(postfix_shapes).collect()
+        } else {
+            Vec::new()
+        };
+        vec![Part {
+            what: format!("postfix expression of 1–{bound} operators, every shape"),
+            exhaustive: true,
+            axes: ["operators", "stack depth"],
+            layer: "operators",
+            bound,
+            note: None,
+            count,
+            steps,
+            nth: Box::new(move |mut i| {
+                let mut k = 1;
+                while i >= counts[k - 1] {
+                    i -= counts[k - 1];
+                    k += 1;
+                }
+                let bits = shapes[k - 1][i as usize];
+                let (mut values, mut ops) = (0, 0);
+                let tokens = (0..2 * k + 1)
+                    .map(|j| {
+                        if bits >> j & 1 == 1 {
+                            values += 1;
+                            Token::Value(a.operand(values).expect("a free algebra has every operand"))
+                        } else {
+                            ops += 1;
+                            Token::Op(a.operator(ops).expect("a free algebra has every operator"))
+                        }
+                    })
+                    .collect();
+                let cell = [k as u64, stack_depth(bits, 2 * k + 1)];
+                Shaped { layer: k as u64, cell, sample: Expression { tokens } }
+            }),
+        }]
     }
     /// A bare postfix expression is the string itself.
     fn takes_text(&self) -> bool {

@@ -28,6 +28,7 @@ pub mod registry;
 pub mod search_plan;
 pub mod sort;
 pub mod sort_domains;
+pub mod symbolic;
 pub mod trace;
 pub mod verify;
 pub mod words;

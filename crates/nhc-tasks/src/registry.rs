@@ -13,6 +13,7 @@ use crate::search_plan::{SearchPlan, sokoban::Sokoban};
 use crate::search_plan::{blocks::Blocks, sliding::SlidingPuzzle};
 use crate::sort::{Bytes, Sort};
 use crate::sort_domains::Strings;
+use crate::symbolic::Symbolic;
 use nhc_io::limits::LimitError;
 use thiserror::Error;
 
@@ -70,6 +71,7 @@ pub static TASKS: &[&dyn AnyTask] = &[
     // Other domains of the same algorithms.
     &Entry(Arithmetic(Boolean)),
     &Entry(Arithmetic(Mod10)),
+    &Entry(Arithmetic(Symbolic)),
     &Entry(Addition::DECIMAL),
     &Entry(SearchPlan::<Sokoban<8>>::SEARCH),
     &Entry(SearchPlan::<Sokoban<8>>::PLAN),

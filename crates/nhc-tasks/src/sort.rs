@@ -299,6 +299,7 @@ impl<S: SortDomain> Task for Sort<S> {
             what: format!("list of 1–{bound} objects in every order, ties included"),
             exhaustive: true,
             axes: ["objects", "distinct values"],
+            layer: "objects",
             bound,
             note,
             count,

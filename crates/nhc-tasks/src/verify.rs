@@ -43,6 +43,9 @@ pub struct Part<'a, S> {
     pub exhaustive: bool,
     /// The map's axes: the layer's name first; the second is empty for one-parameter parts.
     pub axes: [&'static str; 2],
+    /// What a layer counts, e.g. "objects", or "objects and copies" where a layer is the
+    /// larger of both.
+    pub layer: &'static str,
     pub bound: u64,
     /// Why the bound is less than asked for, if it is.
     pub note: Option<String>,
@@ -54,12 +57,11 @@ pub struct Part<'a, S> {
 }
 
 impl<S> Part<'_, S> {
-    /// The text of a shape: its axes and values ("11 objects", "3 objects × 12 copies").
+    /// The text of a shape: its axes and values ("objects 11", "objects 3, copies 12").
     pub fn shape(&self, cell: [u64; 2]) -> String {
-        let one = |v: u64, axis: &str| format!("{v} {axis}");
         match self.axes[1] {
-            "" => one(cell[0], self.axes[0]),
-            b => format!("{} × {}", one(cell[0], self.axes[0]), one(cell[1], b)),
+            "" => format!("{} {}", self.axes[0], cell[0]),
+            b => format!("{} {}, {b} {}", self.axes[0], cell[0], cell[1]),
         }
     }
 }
@@ -124,6 +126,7 @@ pub struct PartReport {
     pub what: String,
     pub exhaustive: bool,
     pub axes: [String; 2],
+    pub layer: String,
     pub bound: u64,
     pub note: Option<String>,
     pub inputs: u64,
@@ -216,6 +219,7 @@ pub fn sampled<T: Task>(task: &T, levels: u64, per_level: u64) -> Part<'_, T::Sa
         what: format!("{per_level} random samples of each level 1–{levels}"),
         exhaustive: false,
         axes: ["level", ""],
+        layer: "levels",
         bound: levels,
         note: None,
         count: levels.saturating_mul(per_level),

@@ -285,6 +285,7 @@ pub fn list_part<'a, O: Objects>(
         what: format!("list of 1–{bound} objects"),
         exhaustive: true,
         axes: ["objects", ""],
+        layer: "objects",
         bound,
         note,
         count: bound,

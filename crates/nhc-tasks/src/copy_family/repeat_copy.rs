@@ -70,6 +70,7 @@ impl<O: Objects> Task for RepeatCopy<O> {
             what: format!("list of 1–{bound} objects, copied 1–{bound} times"),
             exhaustive: true,
             axes: ["objects", "copies"],
+            layer: "objects and copies",
             bound,
             note,
             count: bound.saturating_mul(bound),
