@@ -405,10 +405,11 @@ impl<A: Algebra> Task for Arithmetic<A> {
             return Vec::new();
         }
         let bound = bounds.get(0, SHAPES_BOUND);
-        let counts: Vec<u64> = (1..=bound).map(catalan).collect();
-        let count = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
+        // Beyond 31 operators the count saturates: the cost check refuses the part.
+        let counts: Vec<u64> = (1..=bound.min(31)).map(catalan).collect();
+        let count = if bound > 31 { u64::MAX } else { counts.iter().fold(0u64, |s, &c| s.saturating_add(c)) };
         let steps =
-            (1..=bound).zip(&counts).map(|(k, &c)| c.saturating_mul(3 * k + 1)).fold(0, u64::saturating_add);
+            (1..).zip(&counts).map(|(k, &c)| c.saturating_mul(3 * k + 1)).fold(0, u64::saturating_add);
         let shapes: Vec<Vec<u64>> = if count <= crate::verify::MAX_INPUTS {
             (1..=bound as usize).map(postfix_shapes).collect()
         } else {

@@ -79,8 +79,9 @@ impl<O: Objects> Task for Duplicated<O> {
             }),
         };
         let (bound, note) = capped(bounds.get(1, GRID_BOUND), o.words(), o.name(), "objects");
-        let cost =
-            (1..=bound).flat_map(|n| (1..=bound).map(move |r| steps(n * r, 1))).fold(0, u64::saturating_add);
+        // Σ over n, r of 2 n r + 2 = 2 S² + 2 N², S = Σ n.
+        let sum = triangle(bound);
+        let cost = sum.saturating_mul(sum).saturating_add(bound.saturating_mul(bound)).saturating_mul(2);
         let uniform = Part {
             what: format!("1–{bound} objects, each presented 1–{bound} times"),
             exhaustive: true,

@@ -289,7 +289,8 @@ pub fn list_part<'a, O: Objects>(
         bound,
         note,
         count: bound,
-        steps: (1..=bound).map(|n| steps(n, 1)).fold(0, u64::saturating_add),
+        // Σ (2n + 2) for n = 1..=N.
+        steps: bound.saturating_mul(bound.saturating_add(3)),
         nth: Box::new(move |i| {
             let n = i + 1;
             crate::verify::Shaped {
@@ -299,6 +300,12 @@ pub fn list_part<'a, O: Objects>(
             }
         }),
     }
+}
+
+/// Σ n for n = 1..=N, saturating.
+pub fn triangle(n: u64) -> u64 {
+    let (a, b) = if n % 2 == 0 { (n / 2, n.saturating_add(1)) } else { (n, n.div_ceil(2)) };
+    a.saturating_mul(b)
 }
 
 /// The default bounds of verification: lists (copy, reverse), the grid of objects × passes

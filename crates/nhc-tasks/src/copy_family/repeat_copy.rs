@@ -64,8 +64,12 @@ impl<O: Objects> Task for RepeatCopy<O> {
         use crate::verify::{Part, Shaped, capped, grid_cell};
         let asked = bounds.get(0, GRID_BOUND);
         let (bound, note) = capped(asked, self.0.words(), self.0.name(), "objects and copies");
-        let steps =
-            (1..=bound).flat_map(|n| (1..=bound).map(move |c| steps(n, c))).fold(0, u64::saturating_add);
+        // Σ over n, c of n + c (n + 1) + 1 = N S + S (S + N) + N², S = Σ n.
+        let (sum, n2) = (triangle(bound), bound.saturating_mul(bound));
+        let steps = bound
+            .saturating_mul(sum)
+            .saturating_add(sum.saturating_mul(sum.saturating_add(bound)))
+            .saturating_add(n2);
         vec![Part {
             what: format!("list of 1–{bound} objects, copied 1–{bound} times"),
             exhaustive: true,
