@@ -7,9 +7,9 @@ use nhc_tasks::addition::Addition;
 use nhc_tasks::any_task::{AnyTask, Entry};
 use nhc_tasks::arithmetic::Arithmetic;
 use nhc_tasks::copy_family::{Decimals, RepeatCopy};
+use nhc_tasks::registry::find_in;
 use nhc_tasks::symbolic::Symbolic;
 use nhc_tasks::verify::{Bounds, Report, catalan, weak_order_count};
-use nhc_tasks::registry::find_in;
 use nhc_tasks::{Model, Task};
 
 fn verify(task: &str, domain: Option<&str>, bounds: &[u64]) -> Report {
