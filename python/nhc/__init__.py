@@ -1,7 +1,9 @@
 """The Neural Harvard Computer (NHC) from Python, on the Rust core of the `nhc` command.
 
 Models and tasks: `tasks()`, `load(path)`, `scripted(task)`, `sample(task, level)`, and the
-`Model` class (`run`, `evaluate`, `trace`, `plan`, `search`, `save`, `params`).
+`Model` class (`run`, `evaluate`, `trace`, `verify`, `plan`, `search`, `save`, `params`);
+`verify(model, up_to)`: every control-distinct input up to a bound, or the smallest
+counterexample.
 Training: `train(task, seed, ...)` and `resume(out)`, bit-identical to `nhc train`; `sweep(tasks,
 out, ...)`, many runs each evaluated at the test levels, as `nhc sweep`.
 The user's own data modules: `Order` (sort with a Python comparison) and `World` (search and
@@ -18,6 +20,13 @@ does not load.
 from ._nhc import Model, ModelError, Order, Rng, World, load, resume, sample, scripted, sweep, tasks, train
 from .algorithm import Algorithm, check
 
+
+def verify(model: Model, up_to=None, domain=None):
+    """`model.verify(up_to, domain)`: the model on every control-distinct input up to a bound,
+    as `nhc verify` (docs/DESIGN.md, "Verification")."""
+    return model.verify(up_to=up_to, domain=domain)
+
+
 __all__ = [
     "Algorithm",
     "Model",
@@ -33,4 +42,5 @@ __all__ = [
     "sweep",
     "tasks",
     "train",
+    "verify",
 ]

@@ -35,6 +35,51 @@ class EvalReport(TypedDict):
     seconds: float
     failed: list[int]
 
+class WrongStep(TypedDict):
+    step: int
+    phase: str
+    expected_op: str | None
+    op: str
+    expected_reads: list[str | None]
+    reads: list[tuple[str, int, str]]  # per read head: mode, location, word read
+
+class Counterexample(TypedDict):
+    shape: str
+    layer: int
+    cell: list[int]
+    input: Any  # in the form Model.run takes
+    expected: Any
+    output: Any
+    steps: int
+    first_wrong: WrongStep | None
+
+class VerifyCell(TypedDict):
+    at: list[int]
+    inputs: int
+    failed: int
+
+class VerifyPart(TypedDict):
+    what: str
+    exhaustive: bool  # False: samples, which prove nothing
+    axes: list[str]
+    layer: str
+    bound: int
+    note: str | None
+    inputs: int
+    steps: int
+    failed: int
+    right_to: int  # every input of layers 1..right_to is right
+    smallest: Counterexample | None
+    cells: list[VerifyCell]
+
+class VerifyReport(TypedDict):
+    task: str
+    domain: str
+    variant: str
+    outcome: Literal["verified", "counterexample", "sampled"]
+    parts: list[VerifyPart]
+    seconds: float
+
 class RunReport(TypedDict):
     output: Any
     expected: Any
@@ -175,6 +220,12 @@ class Model:
         index: int = 0,
         domain: str | Order | World | None = None,
     ) -> dict[str, npt.NDArray[Any]]: ...
+    def verify(self, up_to: int | Sequence[int] | None = None, domain: str | None = None) -> VerifyReport:
+        """Every control-distinct input up to a bound, as `nhc verify`; default bounds run in
+        under a minute."""
+
+def verify(model: Model, up_to: int | Sequence[int] | None = None, domain: str | None = None) -> VerifyReport:
+    """`model.verify(up_to, domain)`."""
 
 def tasks() -> list[TaskInfo]:
     """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""

@@ -114,6 +114,41 @@ def test_evaluate_matches_the_command_line(nhc_bin):
     assert report["solved"] == 20
 
 
+def test_verify_matches_the_command_line(nhc_bin):
+    report = nhc.verify(model("sort"), up_to=5)
+    cli = subprocess.run(
+        [nhc_bin, "verify", "--task", "sort", "--model", MODELS / "sort.json", "--up-to", "5", "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    expected = json.loads(cli.stdout)
+    del report["seconds"], expected["seconds"]
+    assert report == expected
+    assert report["outcome"] == "verified" and report["domain"] == "decimal"
+    # Every weak ordering of 1-5 objects: 1 + 3 + 13 + 75 + 541.
+    assert report["parts"][0]["inputs"] == 633
+
+
+def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
+    """A copy model whose θ is all zeros gets one object wrong already: its smallest
+    counterexample is one object, and the input it gives runs wrong in `Model.run` too."""
+    file = json.loads((MODELS / "copy.json").read_text())
+    file["params"] = [0.0] * len(file["params"])
+    (tmp_path / "zero.json").write_text(json.dumps(file))
+    zero = nhc.load(tmp_path / "zero.json")
+    report = zero.verify(up_to=3)
+    smallest = report["parts"][0]["smallest"]
+    assert report["outcome"] == "counterexample" and smallest["cell"] == [1, 0]
+    assert report["parts"][0]["right_to"] == 0
+    assert zero.run(smallest["input"], domain="decimal", report=True)["correct"] is False
+    assert model("copy").verify(up_to=30)["outcome"] == "verified"
+    r = model("search").verify(up_to=2)
+    assert r["outcome"] == "sampled" and not r["parts"][0]["exhaustive"]
+    with pytest.raises(ValueError, match="at least 1"):
+        zero.verify(up_to=0)
+    with pytest.raises(TypeError, match="up_to"):
+        zero.verify(up_to="ten")
+
+
 def test_trace_columns_are_one_dimensional_and_per_step():
     m = model("sort")
     t = m.trace([3, 1, 2])

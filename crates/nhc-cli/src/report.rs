@@ -47,11 +47,12 @@ pub fn report(path: &Path) -> Result<String> {
          iterations that updated θ, over all lineages of a run (restarts included); a run that hit \
          the cap counts with the cap. The paper does not say whether its Table 1 counts all \
          lineages or only the surviving one; Lineages has both. Perfect run: every sample of the \
-         level solved.\n\n## Learning\n\n{}\n## Generalization\n\n{}\n\
+         level solved.\n\n## Learning\n\n{}\n## Generalization\n\n{}\n{}\
          {figures}{}## Runs\n\n{}",
         runs.len(),
         learning_table(&runs)?,
         generalization_table(&runs, &levels)?,
+        verification_table(&runs)?,
         lineage_table(&runs.iter().collect::<Vec<_>>())?,
         runs_table(&runs, &levels)?,
     );
@@ -165,6 +166,71 @@ fn generalization_table(runs: &[Run], levels: &[usize]) -> Result<String> {
     Ok(md)
 }
 
+/// The Verification table, when the runs carry their verification (scripts/verify_runs.py):
+/// per task and part, what `nhc verify` listed, the runs right on every input of it, the
+/// median layer every run is right to, the smallest counterexamples, and the runs perfect at
+/// level 1000 under the paper's protocol beside them.
+pub fn verification_table(runs: &[Run]) -> Result<String> {
+    if runs.iter().all(|r| r.verify.is_none()) {
+        return Ok(String::new());
+    }
+    let mut md = String::from(
+        "## Verification\n\n`nhc verify` at its default bounds on each run's model \
+         (`python3 scripts/verify_runs.py FILE.jsonl`; docs/DESIGN.md, \"Verification\"): every \
+         control-distinct input up to the bound, so \"verified\" holds for every input of that \
+         size, not for a sample. Right to: the largest size (its layer) up to which every input is \
+         right. Sampled parts are samples and prove nothing.\n\n",
+    );
+    writeln!(
+        md,
+        "| task | inputs (every run) | runs verified | right to, median | runs right to ≥ 1 000 | smallest counterexamples (runs) | L1000 perfect runs |"
+    )?;
+    writeln!(md, "|---|---|---:|---:|---:|---|---:|")?;
+    for (task, rs) in by_task(runs) {
+        let verified: Vec<_> = rs.iter().filter_map(|r| r.verify.as_ref()).collect();
+        let Some(first) = verified.first() else { continue };
+        let l1000 = rs
+            .iter()
+            .filter_map(|r| r.eval.get("1000"))
+            .filter(|e| e.solved == e.samples)
+            .count();
+        for (k, part) in first.parts.iter().enumerate() {
+            let parts: Vec<_> = verified.iter().filter_map(|v| v.parts.get(k)).collect();
+            let right = parts.iter().filter(|p| p.failed == 0).count();
+            let mut to: Vec<f64> = parts.iter().map(|p| p.right_to as f64).collect();
+            to.sort_by(f64::total_cmp);
+            let far = if part.bound >= 1000 {
+                parts.iter().filter(|p| p.right_to >= 1000).count().to_string()
+            } else {
+                "–".to_string()
+            };
+            let mut shapes: Vec<(String, usize)> = Vec::new();
+            for s in parts.iter().filter_map(|p| p.smallest.as_ref()) {
+                match shapes.iter_mut().find(|(x, _)| *x == s.shape) {
+                    Some(e) => e.1 += 1,
+                    None => shapes.push((s.shape.clone(), 1)),
+                }
+            }
+            shapes.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+            let shown: Vec<String> = shapes.iter().take(4).map(|(s, n)| format!("{s} ({n})")).collect();
+            let more = if shapes.len() > 4 { ", …" } else { "" };
+            let kind = if part.exhaustive { "" } else { " (sampled)" };
+            writeln!(
+                md,
+                "| {task} | {}{kind} | {right} of {} | {:.0} {} | {far} | {}{more} | {} |",
+                part.what,
+                parts.len(),
+                quantile(&to, 0.5),
+                part.layer,
+                if shown.is_empty() { "–".to_string() } else { shown.join(", ") },
+                if k == 0 { format!("{l1000} of {}", rs.len()) } else { String::new() },
+            )?;
+        }
+    }
+    md.push('\n');
+    Ok(md)
+}
+
 /// The Runs table: one row per run, its summary and its solved samples per test level.
 fn runs_table(runs: &[Run], levels: &[usize]) -> Result<String> {
     let mut md = String::new();
@@ -173,7 +239,12 @@ fn runs_table(runs: &[Run], levels: &[usize]) -> Result<String> {
         "| task | seed | iterations | learning iterations | last level learned | last level solved | restarts (failed checks) | wall s |"
     )?;
     levels.iter().try_for_each(|l| write!(md, " solved L{l} |"))?;
-    writeln!(md, "\n|---|---:|---:|---:|---:|---:|---:|---:|{}", "---:|".repeat(levels.len()))?;
+    let verified = runs.iter().any(|r| r.verify.is_some());
+    if verified {
+        write!(md, " verified |")?;
+    }
+    let extra = if verified { "---|" } else { "" };
+    writeln!(md, "\n|---|---:|---:|---:|---:|---:|---:|---:|{}{extra}", "---:|".repeat(levels.len()))?;
     for r in runs {
         let s = &r.summary;
         write!(
@@ -195,9 +266,28 @@ fn runs_table(runs: &[Run], levels: &[usize]) -> Result<String> {
                 None => write!(md, " – |")?,
             }
         }
+        if verified {
+            write!(md, " {} |", verified_cell(r))?;
+        }
         writeln!(md)?;
     }
     Ok(md)
+}
+
+/// A run's verification in a few words: per part, right to the bound, or to where it fails
+/// and the smallest counterexample.
+fn verified_cell(r: &Run) -> String {
+    let Some(v) = &r.verify else { return "–".to_string() };
+    let parts: Vec<String> = v
+        .parts
+        .iter()
+        .map(|p| match (&p.smallest, p.exhaustive) {
+            (None, true) => format!("all to {}", p.bound),
+            (None, false) => format!("sampled to {}", p.bound),
+            (Some(s), _) => format!("to {}; wrong at {}", p.right_to, s.shape),
+        })
+        .collect();
+    parts.join("; ")
 }
 
 /// Each run's learning curve, from its line, gathered per task.

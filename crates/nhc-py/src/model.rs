@@ -561,6 +561,61 @@ impl Model {
         to_py(py, &report)
     }
 
+    /// Runs the model on every control-distinct input up to a bound, as `nhc verify`
+    /// (docs/DESIGN.md, "Verification"): a dict with `outcome` ("verified", "counterexample" or
+    /// "sampled") and one entry per part in `parts` (what it lists, `inputs`, `failed`,
+    /// `right_to`, the `smallest` counterexample with its `input` and `first_wrong` step, the
+    /// map's `cells`).
+    ///
+    /// up_to: one bound for every part, or a list of one per part; default: each part's.
+    /// domain: a domain name; default: the algorithm's listing domain (decimal for the copy
+    /// family and sort, symbolic for arithmetic), else the model's. A declared algorithm lists
+    /// its inputs with its `shapes`, and is sampled without it; the user's `Order` and `World`
+    /// are not verified.
+    #[pyo3(signature = (up_to=None, domain=None))]
+    fn verify<'py>(
+        &self,
+        py: Python<'py>,
+        up_to: Option<&Bound<'py, PyAny>>,
+        domain: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let bounds = match up_to.filter(|u| !u.is_none()) {
+            None => Vec::new(),
+            Some(u) => match u.extract::<u64>() {
+                Ok(b) => vec![b],
+                Err(_) => u.extract::<Vec<u64>>().map_err(|_| {
+                    PyTypeError::new_err("up_to must be a non-negative int or a list of them, one per part")
+                })?,
+            },
+        };
+        let bounds = nhc_tasks::verify::Bounds(bounds);
+        let listing = (self.declared.is_none() && self.user.is_none() && domain.is_none_or(|d| d.is_none()))
+            .then(|| registry::verification_domain(self.name()))
+            .flatten();
+        let report = match listing {
+            Some(d) => {
+                let task = registry::find_in(self.name(), Some(d)).map_err(task_error)?;
+                py.detach(|| task.verify(&self.model, &bounds)).map_err(task_error)?
+            }
+            None => match self.domain_arg(domain)? {
+                Domain::Named(task) => py.detach(|| task.verify(&self.model, &bounds)).map_err(task_error)?,
+                Domain::Declared(declared) => {
+                    let task = declared.entry();
+                    let r = crate::declared::detached(py, || task.verify(&self.model, &bounds));
+                    declared.calls().check()?;
+                    r.map_err(task_error)?
+                }
+                Domain::Order(_) | Domain::World(_) => {
+                    return Err(value_error(
+                        "verify runs on built-in domains and declared algorithms; an nhc.Order or nhc.World promises no classes to list",
+                    ));
+                }
+            },
+        };
+        // Through JSON, so that pairs (cells, map axes) are lists as in `nhc verify --json`.
+        to_py(py, &serde_json::to_value(&report).map_err(value_error)?)
+    }
+
     /// Every step of one run, as a dict of NumPy arrays of one entry per step: step, phase,
     /// op (the Bus's operation), scored, correct; per write head i (from 1) writeI_location,
     /// writeI_word0… (the control word written), writeI_free; per read head j readJ_mode

@@ -339,6 +339,7 @@ fn one(
         eval: read_json(&eval_path)?,
         curve: Some(run_dir::read_metrics(&dir)?.curve()),
         dir,
+        verify: None,
     })
 }
 

@@ -45,5 +45,5 @@ pub use records::{
 };
 pub use run_dir::{Observer, Outcome, RunDirError};
 pub use state::TrainState;
-pub use sweep::{SweepError, SweepLine, SweepObserver, SweepSpec, sweep};
+pub use sweep::{RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep};
 pub use trainer::{TrainError, Trainer, model_config};

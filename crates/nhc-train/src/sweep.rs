@@ -87,6 +87,45 @@ pub struct SweepLine {
     /// What the run's figures need. Every sweep writes it; `null` only in committed sweeps whose
     /// runs predate the record (it was never recorded).
     pub curve: Option<Curve>,
+    /// The run's verification (`nhc verify` at the default bounds, added by
+    /// scripts/verify_runs.py); absent until verified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<RunVerification>,
+}
+
+/// The small record of a run's `nhc verify` report (docs/DESIGN.md, "Verification").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunVerification {
+    pub domain: String,
+    /// `verified`, `counterexample` or `sampled`.
+    pub outcome: String,
+    pub parts: Vec<VerifiedPart>,
+}
+
+/// One part of a run's verification.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifiedPart {
+    pub what: String,
+    pub exhaustive: bool,
+    pub axes: [String; 2],
+    pub layer: String,
+    pub bound: u64,
+    pub right_to: u64,
+    pub inputs: u64,
+    pub failed: u64,
+    pub smallest: Option<Smallest>,
+    /// A two-parameter part with a wrong input: its cells as rows, the second axis from the
+    /// top down (`+` right, `x` wrong, `.` not listed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<Vec<String>>,
+}
+
+/// A part's smallest counterexample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Smallest {
+    pub shape: String,
+    pub cell: [u64; 2],
+    pub input: serde_json::Value,
 }
 
 /// A sweep that cannot start, or runs that failed.
@@ -466,6 +505,7 @@ fn finished(spec: &SweepSpec, task: &str, seed: u64) -> Result<SweepLine, RunErr
         eval,
         curve: Some(run_dir::read_metrics(&dir)?.curve()),
         dir,
+        verify: None,
     })
 }
 

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Adds each run's verification to the lines of sweep records: `nhc verify` (default bounds, the
+algorithm's listing domain) on the model in the run's directory, kept as a small record in the
+line's `verify` field (docs/DESIGN.md, "Verification").
+
+    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--jobs 2] [--nhc target/release/nhc]
+
+The run directories named in the lines (`dir`) must hold the runs: a sweep with the same
+command recreates them bit for bit (training is deterministic), and a directory whose summary
+differs from the line's is refused. A line that already has `verify` is kept unless --again.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def grid(part):
+    """A two-parameter part's cells as text rows, the second axis from its top value down:
+    `+` every input right, `x` one wrong, `.` no input."""
+    cells = {tuple(c["at"]): c for c in part["cells"]}
+    if not cells:
+        return []
+    xs = max(a for a, _ in cells)
+    ys = max(b for _, b in cells)
+    rows = []
+    for b in range(ys, 0, -1):
+        row = ""
+        for a in range(1, xs + 1):
+            c = cells.get((a, b))
+            row += "." if c is None else ("x" if c["failed"] else "+")
+        rows.append(row)
+    return rows
+
+
+def summary(report):
+    """The small record of an `nhc verify --json` report."""
+    parts = []
+    for p in report["parts"]:
+        s = p.get("smallest")
+        part = {
+            "what": p["what"],
+            "exhaustive": p["exhaustive"],
+            "axes": p["axes"],
+            "layer": p["layer"],
+            "bound": p["bound"],
+            "right_to": p["right_to"],
+            "inputs": p["inputs"],
+            "failed": p["failed"],
+            "smallest": None if s is None else {"shape": s["shape"], "cell": s["cell"], "input": s["input"]},
+        }
+        if p["failed"] and p["axes"][1]:
+            part["map"] = grid(p)
+        parts.append(part)
+    return {"domain": report["domain"], "outcome": report["outcome"], "parts": parts}
+
+
+def verify(nhc, line):
+    run = ROOT / line["dir"]
+    mine = json.loads((run / "summary.json").read_text())
+    theirs = line["summary"]
+    keys = ["task", "variant", "seed", "iterations", "learning_iterations", "outcome"]
+    if any(mine.get(k) != theirs.get(k) for k in keys):
+        raise SystemExit(f"{run}: its summary is not the line's (rerun the sweep that made it)")
+    task, variant = theirs["task"], theirs["variant"]
+    cmd = [nhc, "verify", "--task", task, "--variant", variant, "--model", str(run / "model.json"), "--json"]
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode not in (0, 3):
+        raise SystemExit(f"{run}: nhc verify failed: {out.stderr.strip()}")
+    return summary(json.loads(out.stdout))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--nhc", default=str(ROOT / "target" / "release" / "nhc"))
+    ap.add_argument("--again", action="store_true", help="verify lines that have a record too")
+    args = ap.parse_args()
+    for file in args.files:
+        path = Path(file)
+        lines = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+        todo = [i for i, line in enumerate(lines) if args.again or "verify" not in line]
+        with ThreadPoolExecutor(args.jobs) as pool:
+            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i]), todo)):
+                lines[i]["verify"] = record
+                s = lines[i]["summary"]
+                print(f"{s['task']} seed {s['seed']}: {record['outcome']}", file=sys.stderr)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines))
+        tmp.replace(path)
+        print(f"{path}: {len(todo)} runs verified", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
