@@ -93,6 +93,23 @@ add("programs --symbols 2^64-1", ["programs", "--task", "duplicated", "--symbols
 add("programs --levels 10^7", ["programs", "--task", "duplicated", "--levels", "10000000"])
 add("programs --checks 1000:100000", ["programs", "--task", "duplicated", "--checks", "1000:100000"])
 add("programs --checks 30", ["programs", "--task", "duplicated", "--checks", "30"])
+V = lambda t, *a: ["verify", "--task", t, "--model", M(t), *a]
+add("verify --up-to 0", V("copy", "--up-to", "0"))
+add("verify copy --up-to 10^9", V("copy", "--up-to", "1000000000"))
+add("verify copy --up-to 2^64-1", V("copy", "--up-to", "18446744073709551615"))
+add("verify repeatCopy --up-to 10^6", V("repeatCopy", "--up-to", "1000000"))
+add("verify duplicated --up-to 60,5", V("duplicated", "--up-to", "60,5"))
+add("verify sort --up-to 30", V("sort", "--up-to", "30"))
+add("verify addition --up-to 100", V("addition", "--up-to", "100"))
+add("verify arithmetic --up-to 40", V("arithmetic", "--up-to", "40"))
+add("verify copy --up-to 3,4", V("copy", "--up-to", "3,4"))
+add("verify search --up-to 10^7", V("search", "--up-to", "10000000"))
+add("verify, a model of another task", ["verify", "--task", "copy", "--model", M("sort")])
+add("verify, a model of another variant", V("copy", "--variant", "nhc-anc"))
+add("verify --map in a missing directory", V("sort", "--up-to", "3", "--map", os.path.join(TMP, "no", "map.png")))
+add("verify --map map.jpg", V("sort", "--up-to", "3", "--map", "map.jpg"))
+add("verify --map of one-parameter inputs", V("copy", "--up-to", "3", "--map", "map.png"))
+add("verify, 1 KB memory limit", ["--max-memory", "1K", *V("copy", "--up-to", "100")])
 add("resume a directory that is no run", ["train", "--resume", TMP])
 # A model that fails about a quarter of long additions (results/failures/README.md), on one it fails.
 A200 = ("11000101000101100101000101111101010010010011101011001010011111010000011010100000100100110000"

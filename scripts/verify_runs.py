@@ -3,11 +3,13 @@
 algorithm's listing domain) on the model in the run's directory, kept as a small record in the
 line's `verify` field (docs/DESIGN.md, "Verification").
 
-    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--jobs 2] [--nhc target/release/nhc]
+    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--jobs 2] [--nhc target/release/nhc]
 
-The run directories named in the lines (`dir`) must hold the runs: a sweep with the same
-command recreates them bit for bit (training is deterministic), and a directory whose summary
-differs from the line's is refused. A line that already has `verify` is kept unless --again.
+The run directories named in the lines (`dir`), or DIR/TASK-SEED with --runs, must hold the
+runs: a sweep with the same command recreates them bit for bit (training is deterministic;
+e.g. `nhc sweep --tasks all --runs 15 --out runs/paper3` for results/full.jsonl), and a
+directory whose summary differs from the line's is refused. A line that already has `verify` is
+kept unless --again.
 """
 
 import argparse
@@ -61,8 +63,18 @@ def summary(report):
     return {"domain": report["domain"], "outcome": report["outcome"], "parts": parts}
 
 
-def verify(nhc, line):
-    run = ROOT / line["dir"]
+def run_dir(line, runs):
+    """The line's run directory, or its namesake in `runs` (task-seed)."""
+    if runs is None:
+        return ROOT / line["dir"]
+    s = line["summary"]
+    return Path(runs) / f"{s['task']}-{s['seed']}"
+
+
+def verify(nhc, line, runs):
+    run = run_dir(line, runs)
+    if not (run / "eval.json").exists():
+        return None  # not (yet) there: --partial leaves the line for a later call
     mine = json.loads((run / "summary.json").read_text())
     theirs = line["summary"]
     keys = ["task", "variant", "seed", "iterations", "learning_iterations", "outcome"]
@@ -83,20 +95,29 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--nhc", default=str(ROOT / "target" / "release" / "nhc"))
     ap.add_argument("--again", action="store_true", help="verify lines that have a record too")
+    ap.add_argument("--runs", help="the run directories are DIR/TASK-SEED (a sweep rerun into DIR), not the lines' own")
+    ap.add_argument("--partial", action="store_true", help="skip the runs whose directory is not there yet")
     args = ap.parse_args()
     for file in args.files:
         path = Path(file)
         lines = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
         todo = [i for i, line in enumerate(lines) if args.again or "verify" not in line]
+        if not args.partial:
+            missing = [run_dir(lines[i], args.runs) for i in todo if not (run_dir(lines[i], args.runs) / "eval.json").exists()]
+            if missing:
+                raise SystemExit(f"{len(missing)} run directories are missing, e.g. {missing[0]} (or give --partial)")
         with ThreadPoolExecutor(args.jobs) as pool:
-            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i]), todo)):
+            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i], args.runs), todo)):
+                if record is None:
+                    continue
                 lines[i]["verify"] = record
                 s = lines[i]["summary"]
                 print(f"{s['task']} seed {s['seed']}: {record['outcome']}", file=sys.stderr)
         tmp = path.with_suffix(".tmp")
         tmp.write_text("".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines))
         tmp.replace(path)
-        print(f"{path}: {len(todo)} runs verified", file=sys.stderr)
+        done = sum(1 for line in lines if "verify" in line)
+        print(f"{path}: {done} of {len(lines)} runs carry their verification", file=sys.stderr)
 
 
 if __name__ == "__main__":

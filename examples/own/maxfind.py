@@ -34,6 +34,23 @@ def program(items):
     yield ("O", items[best], 0)
 
 
+def shapes(bound):
+    """For `Model.verify`: one list per class of inputs. The ALU's feedback says only whether the
+    walker's byte is a new maximum, so a list of n bytes is one of 2^(n-1) classes: which
+    positions hold a new maximum. The new maxima are 200, 201, …, the others 1, 2, …: all
+    different and none the empty word 0 (up to 55 bytes)."""
+    for n in range(1, min(bound, 55) + 1):
+        for records in range(1 << (n - 1)):
+            items, top = [], 200
+            for j in range(n):
+                if j == 0 or records >> (j - 1) & 1:
+                    items.append(top)
+                    top += 1
+                else:
+                    items.append(j)
+            yield n, items
+
+
 MAXFIND = nhc.Algorithm(
     name="maxfind",
     ops={"C": larger, "O": output},
@@ -47,4 +64,5 @@ MAXFIND = nhc.Algorithm(
     program=program,
     reference=lambda items: [max(items)],
     empty=0,
+    shapes=shapes,
 )

@@ -201,6 +201,12 @@ class Algorithm:
         `nhc.Rng`) alone; JSON-able (lists, dicts with str keys, ints, str, bool, None).
     refuse(sample): why a user's input (`Model.run`) cannot be run, as a sentence, or None when it
         can (optional; e.g. unbalanced brackets). Not part of the digest: it changes no training.
+    shapes(bound): for `Model.verify` (optional): one sample per control-distinct class of inputs
+        of size 1..bound (default bound 10), as (shape, sample) pairs, the shape an int (the
+        size) or a pair (size, second) for a map; samples built from words that are all
+        different and none the empty word, so that reading the right word means reading the right
+        location (docs/DESIGN.md, "Verification"). Without it, `verify` samples and says so. Not
+        part of the digest.
     program(sample): the expected program, an iterable of steps, one per machine step: None
         (unscored, e.g. a presentation step) or (operation name, read 1, ..., read `heads`), a
         read None when it is not scored.
@@ -232,6 +238,7 @@ class Algorithm:
         empty: Any = None,
         answers_while_presented: bool = False,
         refuse: Callable[[Any], str | None] | None = None,
+        shapes: Callable[[int], Iterable[tuple[Any, Any]]] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name or name != name.strip():
             raise TypeError(f"name must be a non-empty str without surrounding spaces, got {_short(name)}")
@@ -255,6 +262,8 @@ class Algorithm:
                 raise TypeError(f"{what} must be a function, got {_short(f)}")
         if refuse is not None and not callable(refuse):
             raise TypeError(f"refuse must be a function, got {_short(refuse)}")
+        if shapes is not None and not callable(shapes):
+            raise TypeError(f"shapes must be a function, got {_short(shapes)}")
         if present is not None and not callable(present):
             raise TypeError(f"present must be a function, got {_short(present)}")
         if isinstance(signals, str):
@@ -299,6 +308,7 @@ class Algorithm:
         self.program = program
         self.reference = reference
         self.refuse = refuse
+        self.shapes = shapes
         self.empty = _word(empty, "empty")
         self._names = names
         self._index = {op: k for k, op in enumerate(names)}
@@ -361,6 +371,33 @@ class Algorithm:
             "digest": self.digest,
             "answers_while_presented": self.answers_while_presented,
         }
+
+    def _shapes(self, bound: int) -> list[tuple[int, int, Any]] | None:
+        """`shapes(bound)` as (size, second, sample as JSON) triples; None without `shapes`."""
+        if self.shapes is None:
+            return None
+        out = []
+        try:
+            listed = list(self.shapes(bound))
+        except Exception as e:
+            _blame(e, f"by `shapes` of the algorithm {self.name!r} at bound {bound}")
+            raise
+        for k, pair in enumerate(listed):
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+                raise _invalid(TypeError, f"shapes({bound}) item {k} is {_short(pair)}, not a pair (shape, sample)")
+            shape, sample = pair
+            size, second = (shape, 0) if not isinstance(shape, (tuple, list)) else (tuple(shape) + (0,))[:2]
+            for what, x in [("size", size), ("second", second)]:
+                if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (what == "size" and x < 1):
+                    raise _invalid(ValueError, f"shapes({bound}) item {k}: its {what} must be an int >= {1 if what == 'size' else 0}, got {_short(x)}")
+            if size > bound:
+                raise _invalid(ValueError, f"shapes({bound}) item {k} has size {size}, beyond the bound")
+            sample = _json(sample, None, k)
+            why = self.refuse(sample) if self.refuse is not None else None
+            if why:
+                raise _invalid(ValueError, f"shapes({bound}) item {k} is refused: {why}")
+            out.append((size, second, sample))
+        return out
 
     def _sample(self, level: int, rng: Any, index: int | None = None) -> Any:
         """`sample(level, rng)` as JSON."""

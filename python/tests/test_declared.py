@@ -551,6 +551,25 @@ def test_the_shipped_own_models_handle_what_users_send():
         assert model.run(words) == [w for w in words if w == w[::-1]], words[:5]
 
 
+def test_a_declared_algorithm_verifies_with_its_shapes_and_is_sampled_without():
+    _, maxfind = own_declaration("maxfind")
+    model = nhc.load(ROOT / "models" / "own" / "maxfind.json", algorithm=maxfind)
+    report = model.verify(up_to=12)
+    part = report["parts"][0]
+    assert part["exhaustive"] and part["inputs"] == 2**12 - 1  # 2^(n-1) classes of n bytes, n = 1..12
+    # Right on every list of 2-12 bytes; a list of one byte, which no level presents (level l has
+    # l + 1 bytes), gets the right answer after a comparison the program does not make.
+    assert [c["at"] for c in part["cells"] if c["failed"]] == [[1, 0]]
+    wrong = part["smallest"]["first_wrong"]
+    assert (wrong["expected_op"], wrong["op"]) == ("O", "C")
+    assert model.run([7], report=True) == {"output": [7], "expected": [7], "correct": False, "steps": 5}
+    _, palindromes = own_declaration("palindromes")
+    model = nhc.load(ROOT / "models" / "own" / "palindromes.json", algorithm=palindromes)
+    report = nhc.verify(model, up_to=3)
+    assert report["outcome"] == "sampled" and not report["parts"][0]["exhaustive"]
+    assert "cannot list" in report["parts"][0]["note"]
+
+
 def test_a_trace_shows_what_the_program_expects_beside_what_the_model_did():
     _, maxfind = own_declaration("maxfind")
     model = nhc.load(ROOT / "models" / "own" / "maxfind.json", algorithm=maxfind)

@@ -642,6 +642,20 @@ impl Declared for PyDeclared {
         .unwrap_or_default()
     }
 
+    /// `shapes(bound)` through `_shapes`: (size, second, sample) triples, or `None` when the
+    /// declaration has no `shapes`.
+    fn shapes(&self, bound: u64) -> Option<Vec<(u64, u64, Value)>> {
+        self.call(|py, obj| {
+            let listed = obj.call_method1(intern!(py, "_shapes"), (bound,))?;
+            if listed.is_none() {
+                return Ok(None);
+            }
+            let triples: Vec<(u64, u64, Bound<'_, PyAny>)> = listed.extract()?;
+            triples.into_iter().map(|(a, b, s)| Ok((a, b, to_json(&s)?))).collect::<PyResult<Vec<_>>>().map(Some)
+        })
+        .flatten()
+    }
+
     /// The user's ALU function, once per (operation, words read): results are cached.
     fn alu(&self, op: usize, reads: &[Word], feedback: &mut [f32]) -> Word {
         let set = |feedback: &mut [f32], from: &[f32]| {

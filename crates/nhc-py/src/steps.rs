@@ -220,4 +220,8 @@ impl<T: Task + Clone> Task for Stepping<T> {
     fn answer_text(&self, sample: &T::Sample, answer: &T::Answer) -> String {
         self.task.answer_text(sample, answer)
     }
+    fn shapes(&self, bounds: &nhc_tasks::verify::Bounds) -> Vec<nhc_tasks::verify::Part<'_, T::Sample>> {
+        Place::Checking.set();
+        self.task.shapes(bounds)
+    }
 }

@@ -175,6 +175,13 @@ pub trait Declared: Clone + Send + Sync + 'static {
     fn max_level(&self) -> usize {
         nhc_io::limits::MAX_LEVEL
     }
+    /// One input per control-distinct class up to `bound`, each with its size (the layer) and a
+    /// second number for a map (0: none), for `nhc verify` ([`crate::verify`]); `None`: the
+    /// algorithm does not list them, and verification samples.
+    fn shapes(&self, bound: u64) -> Option<Vec<(u64, u64, Self::Sample)>> {
+        let _ = bound;
+        None
+    }
     /// At least the steps of a sample of `level`; by default the program's length on one drawn
     /// sample.
     fn max_steps(&self, level: usize) -> u64 {
@@ -352,4 +359,29 @@ impl<D: Declared> Task for Own<D> {
     fn sample_steps(&self, sample: &D::Sample) -> u64 {
         self.0.program(sample).len() as u64
     }
+    /// The declaration's own list ([`Declared::shapes`]), in order of size.
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, D::Sample>> {
+        let bound = bounds.get(0, DECLARED_BOUND);
+        let Some(mut list) = self.0.shapes(bound) else { return Vec::new() };
+        list.sort_by_key(|(layer, second, _)| (*layer, *second));
+        let steps = list.iter().map(|(_, _, s)| self.0.program(s).len() as u64).fold(0, u64::saturating_add);
+        let maps = list.iter().any(|(_, second, _)| *second > 0);
+        vec![crate::verify::Part {
+            what: format!("input of size 1–{bound}, as the declaration's `shapes` lists them"),
+            exhaustive: true,
+            axes: ["size", if maps { "second" } else { "" }],
+            layer: "size",
+            bound,
+            note: None,
+            count: list.len() as u64,
+            steps,
+            nth: Box::new(move |i| {
+                let (layer, second, sample) = list[i as usize].clone();
+                crate::verify::Shaped { layer, cell: [layer, second], sample }
+            }),
+        }]
+    }
 }
+
+/// The default bound of a declared algorithm's verification.
+pub const DECLARED_BOUND: u64 = 10;

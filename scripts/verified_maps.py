@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""results/verified.md: where each run of a sweep is right, from the verification records its
+lines carry (scripts/verify_runs.py): one line per run, and the map of every run that is wrong on
+a two-parameter part.
+
+    python3 scripts/verified_maps.py results/full.jsonl [more.jsonl ...] > results/verified.md
+"""
+
+import json
+import sys
+from pathlib import Path
+
+ORDER = ["search", "plan", "search+", "plan+", "addition", "sort", "arithmetic", "copy", "repeatCopy", "reverse", "duplicated"]
+
+
+def line_of(part):
+    kind = "" if part["exhaustive"] else " (sampled)"
+    if part["smallest"] is None:
+        return f"right on every {part['what']}{kind}"
+    return (
+        f"{part['what']}{kind}: right to {part['right_to']} {part['layer']}, smallest wrong {part['smallest']['shape']}"
+        f" ({part['failed']} of {part['inputs']} inputs wrong)"
+    )
+
+
+def main():
+    files = sys.argv[1:] or ["results/full.jsonl"]
+    out = [
+        "# Where each run is right",
+        "",
+        f"Made by `python3 scripts/verified_maps.py {' '.join(files)}` from the verification records "
+        "the lines carry (`python3 scripts/verify_runs.py FILE.jsonl --runs DIR`: `nhc verify` at its "
+        "default bounds on each run's model; docs/DESIGN.md, \"Verification\"). A map has the first "
+        "axis left to right from 1 and the second from its top value down to 1: `+` every input of "
+        "the cell right, `x` one wrong, `.` not listed.",
+        "",
+    ]
+    for file in files:
+        lines = [json.loads(t) for t in Path(file).read_text().splitlines() if t.strip()]
+        lines.sort(key=lambda l: (ORDER.index(l["summary"]["task"]) if l["summary"]["task"] in ORDER else 99, l["summary"]["seed"]))
+        variant = lines[0]["summary"]["variant"] if lines else ""
+        verified = [l for l in lines if "verify" in l]
+        out += [f"## {Path(file).name} ({variant}): {len(verified)} of {len(lines)} runs verified", ""]
+        maps = []
+        for l in verified:
+            s, v = l["summary"], l["verify"]
+            parts = "; ".join(line_of(p) for p in v["parts"])
+            out.append(f"- {s['task']} seed {s['seed']} ({v['outcome']}): {parts}")
+            for p in v["parts"]:
+                if p.get("map"):
+                    maps.append((s, p))
+        out.append("")
+        for s, p in maps:
+            out += [
+                f"### {s['task']} seed {s['seed']}: {p['what']}",
+                "",
+                f"{p['axes'][0]} → (columns), {p['axes'][1]} ↓ from the top row; smallest wrong: "
+                f"{p['smallest']['shape']}, input `{json.dumps(p['smallest']['input'])[:200]}`",
+                "",
+                "```",
+                *p["map"],
+                "```",
+                "",
+            ]
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
