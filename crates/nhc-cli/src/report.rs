@@ -189,11 +189,7 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
     for (task, rs) in by_task(runs) {
         let verified: Vec<_> = rs.iter().filter_map(|r| r.verify.as_ref()).collect();
         let Some(first) = verified.first() else { continue };
-        let l1000 = rs
-            .iter()
-            .filter_map(|r| r.eval.get("1000"))
-            .filter(|e| e.solved == e.samples)
-            .count();
+        let l1000 = rs.iter().filter_map(|r| r.eval.get("1000")).filter(|e| e.solved == e.samples).count();
         for (k, part) in first.parts.iter().enumerate() {
             let parts: Vec<_> = verified.iter().filter_map(|v| v.parts.get(k)).collect();
             let right = parts.iter().filter(|p| p.failed == 0).count();

@@ -651,7 +651,11 @@ impl Declared for PyDeclared {
                 return Ok(None);
             }
             let triples: Vec<(u64, u64, Bound<'_, PyAny>)> = listed.extract()?;
-            triples.into_iter().map(|(a, b, s)| Ok((a, b, to_json(&s)?))).collect::<PyResult<Vec<_>>>().map(Some)
+            triples
+                .into_iter()
+                .map(|(a, b, s)| Ok((a, b, to_json(&s)?)))
+                .collect::<PyResult<Vec<_>>>()
+                .map(Some)
         })
         .flatten()
     }

@@ -387,7 +387,7 @@ mod tests {
     #[test]
     fn grid_layers_list_every_cell_once() {
         let n = 7;
-        let mut cells: Vec<(u64, u64)> = (0..n * n).map(|i| grid_cell(i)).map(|(_, a, b)| (a, b)).collect();
+        let mut cells: Vec<(u64, u64)> = (0..n * n).map(grid_cell).map(|(_, a, b)| (a, b)).collect();
         assert!((0..n * n).all(|i| grid_cell(i).0 == grid_cell(i).1.max(grid_cell(i).2)));
         cells.sort_unstable();
         cells.dedup();

@@ -45,5 +45,7 @@ pub use records::{
 };
 pub use run_dir::{Observer, Outcome, RunDirError};
 pub use state::TrainState;
-pub use sweep::{RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep};
+pub use sweep::{
+    RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep,
+};
 pub use trainer::{TrainError, Trainer, model_config};

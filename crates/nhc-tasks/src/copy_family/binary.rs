@@ -52,7 +52,7 @@ impl Objects for Binary {
     }
     /// Object `i` for `i` in 1..=63 (0 is the default word).
     fn word(&self, i: u64) -> Option<Object> {
-        Object::try_from(i).ok().filter(|&x| x >= 1 && x < 1 << BITS)
+        Object::try_from(i).ok().filter(|x| (1..1 << BITS).contains(x))
     }
     fn words(&self) -> Option<u64> {
         Some((1 << BITS) - 1)

@@ -304,7 +304,7 @@ pub fn list_part<'a, O: Objects>(
 
 /// Σ n for n = 1..=N, saturating.
 pub fn triangle(n: u64) -> u64 {
-    let (a, b) = if n % 2 == 0 { (n / 2, n.saturating_add(1)) } else { (n, n.div_ceil(2)) };
+    let (a, b) = if n.is_multiple_of(2) { (n / 2, n.saturating_add(1)) } else { (n, n.div_ceil(2)) };
     a.saturating_mul(b)
 }
 
