@@ -362,12 +362,8 @@ impl Task for Addition {
             note: None,
             count: total(bound),
             steps,
-            nth: Box::new(move |mut i| {
-                let mut l = 1;
-                while i >= counts[l - 1] {
-                    i -= counts[l - 1];
-                    l += 1;
-                }
+            nth: Box::new(move |i| {
+                let (l, i) = crate::verify::in_layer(&counts, i);
                 let number = |mut x: u64| {
                     let mut d = vec![0; l];
                     for k in (0..l).rev() {

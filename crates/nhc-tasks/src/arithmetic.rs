@@ -424,12 +424,8 @@ impl<A: Algebra> Task for Arithmetic<A> {
             note: None,
             count,
             steps,
-            nth: Box::new(move |mut i| {
-                let mut k = 1;
-                while i >= counts[k - 1] {
-                    i -= counts[k - 1];
-                    k += 1;
-                }
+            nth: Box::new(move |i| {
+                let (k, i) = crate::verify::in_layer(&counts, i);
                 let bits = shapes[k - 1][i as usize];
                 let (mut values, mut ops) = (0, 0);
                 let tokens = (0..2 * k + 1)

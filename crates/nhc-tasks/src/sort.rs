@@ -305,12 +305,8 @@ impl<S: SortDomain> Task for Sort<S> {
             note,
             count,
             steps,
-            nth: Box::new(move |mut i| {
-                let mut n = 1;
-                while i >= counts[n - 1] {
-                    i -= counts[n - 1];
-                    n += 1;
-                }
+            nth: Box::new(move |i| {
+                let (n, i) = crate::verify::in_layer(&counts, i);
                 let ranks = &orders[n - 1][i as usize * n..(i as usize + 1) * n];
                 let distinct = u64::from(ranks.iter().copied().max().unwrap_or(0)) + 1;
                 let sample = ranks.iter().map(|&r| words[r as usize].clone()).collect();

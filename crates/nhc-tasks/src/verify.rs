@@ -253,6 +253,17 @@ pub fn grid_cell(i: u64) -> (u64, u64, u64) {
     if j + 1 < m { (m, j + 1, m) } else { (m, m, j + 2 - m) }
 }
 
+/// The layer (from 1) of list index `i`, and `i`'s place in it, for layers of `counts[k]`
+/// inputs each (`i` below their sum).
+pub fn in_layer(counts: &[u64], mut i: u64) -> (usize, u64) {
+    let mut layer = 1;
+    while i >= counts[layer - 1] {
+        i -= counts[layer - 1];
+        layer += 1;
+    }
+    (layer, i)
+}
+
 /// Every weak ordering of `n` items (ties allowed) as ranks `0..k` with each rank used, `n`
 /// entries per ordering, in lexicographic order: the ordered set partitions of n items.
 pub fn weak_orders(n: usize) -> Vec<u8> {
