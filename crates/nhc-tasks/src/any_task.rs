@@ -273,8 +273,8 @@ impl<T: Task> Entry<T> {
         let steps = parts.iter().map(|p| p.steps).fold(0, u64::saturating_add);
         let inputs = parts.iter().map(|p| p.count).fold(0, u64::saturating_add);
         if steps > verify::MAX_STEPS || parts.iter().any(|p| p.count > verify::MAX_INPUTS) {
-            let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join("; ");
-            return Err(TaskError::VerifyCost { what, steps, inputs, max: verify::MAX_STEPS });
+            let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join(", and every ");
+            return Err(TaskError::VerifyCost { what, steps, inputs });
         }
         let start = std::time::Instant::now();
         let parts =

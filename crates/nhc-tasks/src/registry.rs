@@ -45,9 +45,10 @@ pub enum TaskError {
     #[error("task `{task}` verifies {parts} part(s): give one bound for all, or one per part (got {got})")]
     Bounds { task: &'static str, parts: usize, got: usize },
     #[error(
-        "verifying {what} up to these bounds runs at least {steps} model steps ({inputs} inputs); at most {max} are allowed: ask for a lower bound"
+        "verifying every {what} would take {} model steps over {} inputs; at most {:.0e} steps, and {:.0e} inputs a part, are allowed: ask for a lower bound (--up-to)",
+        crate::verify::count(*steps), crate::verify::count(*inputs), crate::verify::MAX_STEPS as f64, crate::verify::MAX_INPUTS as f64
     )]
-    VerifyCost { what: String, steps: u64, inputs: u64, max: u64 },
+    VerifyCost { what: String, steps: u64, inputs: u64 },
     #[error(
         "the table search holds all its samples at once, and with those of level {level} they exceed the memory limit; ask for fewer levels, samples or checks"
     )]

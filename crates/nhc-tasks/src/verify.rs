@@ -26,6 +26,15 @@ pub const SAMPLE_SEED: u64 = 5_000;
 pub const SAMPLED_LEVELS: usize = 20;
 pub const SAMPLED_PER_LEVEL: u64 = 20;
 
+/// A count for a message: exact below 10⁹, else about (`u64::MAX`: past counting).
+pub fn count(n: u64) -> String {
+    match n {
+        u64::MAX => "more than 10^19".to_string(),
+        n if n < 1_000_000_000 => n.to_string(),
+        n => format!("about {:.1e}", n as f64),
+    }
+}
+
 /// One input of a [`Part`]: its representative sample, the layer it belongs to (the size the
 /// bound limits: lengths, objects, operators) and its cell on the part's map.
 #[derive(Debug, Clone)]
