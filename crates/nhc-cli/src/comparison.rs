@@ -221,6 +221,25 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
             write!(md, " {n} |")?;
         }
         writeln!(md)?;
+        if runs.iter().any(|r| r.summary.variant == v && r.verify.is_some()) {
+            write!(md, "| {model} | verified (`nhc verify`, default bounds) |")?;
+            for task in &tasks {
+                let rs: Vec<_> = runs
+                    .iter()
+                    .filter(|r| r.summary.variant == v && r.summary.task == *task)
+                    .filter_map(|r| r.verify.as_ref())
+                    .collect();
+                let count = |o: &str| rs.iter().filter(|x| x.outcome == o).count();
+                let sampled = rs.iter().any(|x| x.parts.iter().any(|p| !p.exhaustive));
+                let cell = match (rs.len(), sampled) {
+                    (0, _) => "–".to_string(),
+                    (n, true) => format!("sampled: {} of {n} right", count("sampled")),
+                    (n, false) => format!("{} of {n}", count("verified")),
+                };
+                write!(md, " {cell} |")?;
+            }
+            writeln!(md)?;
+        }
     }
     if !dnc.is_empty() {
         md += &dnc_rows(&dnc, &tasks)?;
