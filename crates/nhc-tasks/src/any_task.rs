@@ -209,8 +209,7 @@ impl<T: Task> Entry<T> {
         rows: Option<&mut Vec<TraceRow>>,
         after_step: &mut dyn FnMut(u64),
     ) -> Run<T> {
-        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
-        self.run_limited(model, prepared, limits, rows, after_step)
+        self.run_limited(model, prepared, to_its_end(prepared), rows, after_step)
     }
 
     /// [`Entry::run_prepared`] within `limits`, on a new machine for the model's architecture.
@@ -223,7 +222,34 @@ impl<T: Task> Entry<T> {
         after_step: &mut dyn FnMut(u64),
     ) -> Run<T> {
         let config = model.config(self.0.algorithm());
-        model.policy(self).visit(RunOn { task: &self.0, config, prepared, limits, rows, after_step })
+        Self::run_agent(&mut model.policy(self), config, prepared, (limits, rows), after_step, &self.0)
+    }
+
+    /// A run of `agent` on a prepared sample on a new machine of `config`, within `limits`; with
+    /// `rows`, every step recorded.
+    fn run_agent(
+        agent: &mut Agent,
+        config: Config,
+        prepared: &PreparedSample<T>,
+        (limits, rows): (RunLimits, Option<&mut Vec<TraceRow>>),
+        after_step: &mut dyn FnMut(u64),
+        task: &T,
+    ) -> Run<T> {
+        agent.visit(RunOn { task, config, prepared, limits, rows, after_step })
+    }
+}
+
+/// A run to the sample's end: at most twice its trace and 100 steps, not stopped at mistakes.
+fn to_its_end<T: Task>(prepared: &PreparedSample<T>) -> RunLimits {
+    RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 }
+}
+
+/// `go` on `fit` threads when fewer than the pool's fit in memory at once, else on the pool
+/// (results do not depend on it).
+fn on_threads<R: Send>(fit: u64, go: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().num_threads(fit as usize).build() {
+        Ok(pool) if fit < rayon::current_num_threads() as u64 => pool.install(go),
+        _ => go(),
     }
 }
 
@@ -304,8 +330,8 @@ impl<T: Task> Entry<T> {
         let estimate = self.estimate(task.sample_steps(&last), task.sample_heap(&last), config, 0);
         let fit =
             estimate.in_flight(format!("an input of {} ({})", task.algorithm().name, part.what), threads)?;
-        let mut tally = Tally::default();
-        let mut go = || {
+        let go = || {
+            let mut tally = Tally::default();
             for start in (0..part.count).step_by(VERIFY_CHUNK as usize) {
                 let end = (start + VERIFY_CHUNK).min(part.count);
                 let ran: Vec<Ran> = (start..end)
@@ -328,11 +354,9 @@ impl<T: Task> Entry<T> {
                     .collect();
                 ran.iter().for_each(|r| tally.add(r));
             }
+            tally
         };
-        match rayon::ThreadPoolBuilder::new().num_threads(fit as usize).build() {
-            Ok(pool) if fit < threads => pool.install(go),
-            _ => go(),
-        }
+        let tally = on_threads(fit, go);
         let smallest = tally.first_failure.map(|(index, _)| self.counterexample(config, policy, part, index));
         Ok(PartReport {
             what: part.what.clone(),
@@ -365,15 +389,8 @@ impl<T: Task> Entry<T> {
         let rows_fit = self.admit(&shaped.sample, config, TRACE_ROW_BYTES).is_ok();
         let prepared = PreparedSample::new(task, shaped.sample);
         let mut rows = Vec::new();
-        let limits = RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 };
-        let run = policy().visit(RunOn {
-            task,
-            config: config.clone(),
-            prepared: &prepared,
-            limits,
-            rows: rows_fit.then_some(&mut rows),
-            after_step: &mut |_| {},
-        });
+        let limits = (to_its_end(&prepared), rows_fit.then_some(&mut rows));
+        let run = Self::run_agent(&mut policy(), config.clone(), &prepared, limits, &mut |_| {}, task);
         let first_wrong = rows.into_iter().find(|r| r.correct == Some(false)).map(|r| WrongStep {
             step: r.step,
             phase: r.phase.to_string(),
@@ -504,11 +521,7 @@ impl<T: Task> AnyTask for Entry<T> {
         let fit = self.level_in_flight(level, &config, 0, threads as u64)? as usize;
         let start = std::time::Instant::now();
         let go = || evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
-        // Fewer threads when fewer samples fit in memory at once (results do not depend on it).
-        let results = match rayon::ThreadPoolBuilder::new().num_threads(fit).build() {
-            Ok(pool) if fit < threads => pool.install(go),
-            _ => go(),
-        };
+        let results = on_threads(fit as u64, go);
         let seconds = start.elapsed().as_secs_f64();
         Ok(EvalReport::new((self.name(), self.domain()), model, (level, seed), &results, seconds))
     }
