@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import json
 import math
 import operator
@@ -27,6 +28,7 @@ SIGNALS = {"first-inner-last": 4, "first-repeat": 3}
 _LOW, _HIGH = -(1 << 63), 1 << 63
 _PLAIN = frozenset({int, str, bool, type(None)})
 _UNSCORED = (-1, ())
+_MAX_SHAPES = 50_000_000
 _WORDS = "words must be None, bool, int (64-bit), str, or tuples and lists of these"
 
 
@@ -378,10 +380,13 @@ class Algorithm:
             return None
         out = []
         try:
-            listed = list(self.shapes(bound))
+            # At most the core's inputs a part (crates/nhc-tasks/src/verify.rs, MAX_INPUTS), and one more to tell.
+            listed = list(itertools.islice(self.shapes(bound), _MAX_SHAPES + 1))
         except Exception as e:
             _blame(e, f"by `shapes` of the algorithm {self.name!r} at bound {bound}")
             raise
+        if len(listed) > _MAX_SHAPES:
+            raise _invalid(ValueError, f"shapes({bound}) lists more than {_MAX_SHAPES} inputs; give a lower bound")
         for k, pair in enumerate(listed):
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise _invalid(TypeError, f"shapes({bound}) item {k} is {_short(pair)}, not a pair (shape, sample)")

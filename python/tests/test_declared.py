@@ -563,6 +563,20 @@ def test_a_declared_algorithm_verifies_with_its_shapes_and_is_sampled_without():
     wrong = part["smallest"]["first_wrong"]
     assert (wrong["expected_op"], wrong["op"]) == ("O", "C")
     assert model.run([7], report=True) == {"output": [7], "expected": [7], "correct": False, "steps": 5}
+    def broken(bound):
+        yield 1, [200]
+        raise RuntimeError("no more shapes")
+
+    for shapes, error, match in [
+        (broken, RuntimeError, "no more shapes"),
+        (lambda bound: [(0, [1])], ValueError, "size must be an int >= 1"),
+        (lambda bound: [(bound + 1, [1])], ValueError, "beyond the bound"),
+        (lambda bound: [[1, 2, 3]], TypeError, "not a pair"),
+    ]:
+        # A listing that raises or gives what the core cannot take is refused, naming the item.
+        maxfind.shapes = shapes  # not part of the digest: the model still loads
+        with pytest.raises(error, match=match):
+            nhc.load(ROOT / "models" / "own" / "maxfind.json", algorithm=maxfind).verify(up_to=4)
     _, palindromes = own_declaration("palindromes")
     model = nhc.load(ROOT / "models" / "own" / "palindromes.json", algorithm=palindromes)
     report = nhc.verify(model, up_to=3)
