@@ -250,10 +250,12 @@ def train(
     callback: Callable[[IterationRecord], object] | None = None,
     variant: Variant = "nhc",
     domain: str | Order | World | None = None,
+    recipe: bool = False,
 ) -> Model:
     """Trains `task` from scratch (as `nhc train`) and returns the model; `domain`: a domain name,
     or the user's data modules (an `Order` with a sampler for sort, a `World` with random_state
-    for search, plan, search+ and plan+), which the model then runs on by default."""
+    for search, plan, search+ and plan+), which the model then runs on by default; `recipe`:
+    the recipe (ours, beyond the paper; configs/recipe.toml) instead of the paper's protocol."""
 
 def resume(
     out: StrPath,
@@ -307,6 +309,7 @@ def sweep(
     samples: int = 50,
     eval_seed: int = 1000,
     callback: Callable[[SweepLine], object] | None = None,
+    recipe: bool = False,
 ) -> list[SweepLine]:
     """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl.
     Declared algorithms (`Algorithm`) may be among the tasks: their runs are out/NAME-SEED too."""

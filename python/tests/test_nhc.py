@@ -467,6 +467,22 @@ def test_ctrl_c_stops_a_sweep_and_the_same_call_continues_it(tmp_path):
     assert [untimed_line(x) for x in resumed] == [untimed_line(x) for x in whole]
 
 
+def test_recipe_trains_as_nhc_train_recipe(tmp_path, nhc_bin):
+    """recipe=True is `nhc train --recipe`: the same checkpoint config; a dict changes fields of
+    the recipe, a config file with the recipe is refused."""
+    nhc.train("copy", 1, config={"max_iterations": 2}, recipe=True, out=tmp_path / "py")
+    cli = tmp_path / "cli"
+    subprocess.run([nhc_bin, "train", "--task", "copy", "--recipe", "--max-iterations", "2", "--out", cli,
+                    "--quiet"], check=True, capture_output=True)
+    configs = [json.loads((d / "checkpoint.json").read_text())["state"]["config"] for d in [tmp_path / "py", cli]]
+    assert configs[0] == configs[1]
+    assert (configs[0]["check_level"], configs[0]["on_failed_check"]) == (30, "relearn")
+    with pytest.raises(ValueError, match="not both"):
+        nhc.train("copy", 1, config=tmp_path / "x.toml", recipe=True)
+    with pytest.raises(ValueError, match="unknown field"):
+        nhc.train("copy", 1, config={"bogus": 1}, recipe=True)
+
+
 def test_training_releases_the_gil():
     ticks = []
     done = threading.Event()

@@ -217,14 +217,19 @@ enum Command {
         /// Run directory: checkpoint, metrics, model and summary go here.
         #[arg(long, required_unless_present = "resume")]
         out: Option<PathBuf>,
-        /// Hyperparameters (TOML); fields left out keep the paper's values.
+        /// Hyperparameters (TOML, `[tasks.NAME]` tables for single tasks); fields left out keep
+        /// the paper's values.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Train with the recipe (ours, beyond the paper: configs/recipe.toml) instead of the
+        /// paper's protocol.
+        #[arg(long, conflicts_with = "config")]
+        recipe: bool,
         /// Override the iteration cap.
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Continue the interrupted run in this directory.
-        #[arg(long, conflicts_with_all = ["task", "out", "config", "max_iterations"])]
+        #[arg(long, conflicts_with_all = ["task", "out", "config", "recipe", "max_iterations"])]
         resume: Option<PathBuf>,
         /// No progress bar.
         #[arg(long)]
@@ -252,9 +257,13 @@ enum Command {
         /// Samples per test level.
         #[arg(long, default_value_t = 50)]
         samples: usize,
-        /// Hyperparameters (TOML) for every run.
+        /// Hyperparameters (TOML, `[tasks.NAME]` tables for single tasks) for every run.
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Train with the recipe (ours, beyond the paper: configs/recipe.toml) instead of the
+        /// paper's protocol.
+        #[arg(long, conflicts_with = "config")]
+        recipe: bool,
     },
     /// Run a learned model, θ unchanged, on every other domain of its algorithm: the training
     /// levels 1–11, then levels 100 and 1000 (or the domain's largest level); one table.
@@ -377,22 +386,22 @@ fn real_main() -> Result<()> {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, figure })
         }
-        Command::Train { task, variant, seed, out, config, max_iterations, resume, quiet } => match resume {
-            Some(dir) => train::resume(&dir, quiet),
-            None => {
-                let mut cfg = train::config_or_default(config.as_deref())?;
-                if let Some(m) = max_iterations {
-                    cfg.max_iterations = m;
+        Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet } => {
+            match resume {
+                Some(dir) => train::resume(&dir, quiet),
+                None => {
+                    let configs = train::configs(config.as_deref(), recipe, max_iterations)?;
+                    let (Some(task), Some(out)) = (task, out) else {
+                        bail!("give --task and --out, or --resume DIR")
+                    };
+                    let task = find(&task)?;
+                    let config = configs.get(task.name()).clone();
+                    train::start(train::NewRun { task, variant, seed, out, config }, quiet)
                 }
-                let (Some(task), Some(out)) = (task, out) else {
-                    bail!("give --task and --out, or --resume DIR")
-                };
-                let task = find(&task)?;
-                train::start(train::NewRun { task, variant, seed, out, config: cfg.validate()? }, quiet)
             }
-        },
-        Command::Sweep { tasks, variant, runs, out, jobs, levels, samples, config } => {
-            let config = train::config_or_default(config.as_deref())?.validate()?;
+        }
+        Command::Sweep { tasks, variant, runs, out, jobs, levels, samples, config, recipe } => {
+            let config = train::configs(config.as_deref(), recipe, None)?;
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let eval_seed = nhc_train::sweep::EVAL_SEED;
             let levels = levels.into_iter().map(level).collect::<Result<_>>()?;

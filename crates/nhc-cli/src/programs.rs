@@ -2,11 +2,11 @@
 //! memory reading.
 
 use crate::emit;
-use crate::train::config_or_default;
+use crate::train::configs;
 use anyhow::{Result, bail};
 use nhc_model::Variant;
 use nhc_tasks::programs::{Spec, Verdict};
-use nhc_train::{ValidConfig, model_config};
+use nhc_train::model_config;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -57,7 +57,7 @@ fn check(s: &str) -> Result<(usize, usize)> {
 
 pub fn run(a: &Args) -> Result<()> {
     let task = nhc_tasks::find(&a.task)?;
-    let train = ValidConfig::try_from(config_or_default(a.config.as_deref())?)?;
+    let train = configs(a.config.as_deref(), false, None)?.get(task.name()).clone();
     let config = model_config(task, a.variant, &train);
     let checks = a.checks.iter().map(|s| check(s)).collect::<Result<Vec<_>>>()?;
     let spec = Spec {

@@ -12,7 +12,7 @@ use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::run_dir::{self, Observer, Outcome};
 use nhc_train::{
-    Advance, IterationLog, MetricsLine, RunOutcome, TrainConfig, TrainState, Trainer, ValidConfig,
+    Advance, IterationLog, MetricsLine, RunOutcome, TaskConfigs, TrainState, Trainer, ValidConfig,
 };
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -26,14 +26,20 @@ pub struct NewRun {
     pub config: ValidConfig,
 }
 
-/// The config in `path` (TOML), or the defaults.
-pub fn config_or_default(path: Option<&Path>) -> Result<TrainConfig> {
-    path.map_or_else(|| Ok(TrainConfig::default()), load_config)
-}
-
-/// Reads a TrainConfig from a TOML file.
-pub fn load_config(path: &Path) -> Result<TrainConfig> {
-    Ok(TrainConfig::from_file(path)?)
+/// The configs of `--recipe`, of `--config FILE` (TOML, with optional `[tasks.NAME]` tables), or
+/// the defaults, the paper's; with `--max-iterations` when given.
+pub fn configs(path: Option<&Path>, recipe: bool, max_iterations: Option<u64>) -> Result<TaskConfigs> {
+    let configs = match (path, recipe) {
+        (_, true) => TaskConfigs::recipe(),
+        (Some(path), false) => TaskConfigs::from_file(path)?,
+        (None, false) => TaskConfigs::single(ValidConfig::paper()),
+    };
+    Ok(configs.edit(|mut c| {
+        if let Some(m) = max_iterations {
+            c.max_iterations = m;
+        }
+        Ok::<_, nhc_train::ConfigError>(c)
+    })?)
 }
 
 /// Starts a run in a new (or empty) directory; in an MPI job, on all its ranks ([`cluster`]).
@@ -142,10 +148,16 @@ impl Observer for Bar {
             Advance::NextLevel => (l.level, l.level + 1),
             Advance::Finished => (l.level, l.level),
             Advance::Restart | Advance::FailedCheck => (0, 1),
+            Advance::Relearn => (l.level - 1, l.level),
         };
         bar.set_position(solved as u64);
         if let Some(c) = l.check {
-            bar.println(c.to_string());
+            let then = match l.advance {
+                Advance::FailedCheck => ": restart",
+                Advance::Relearn => ": back to the mixed level to learn the samples it failed",
+                _ => "",
+            };
+            bar.println(format!("{c}{then}"));
         }
         if l.iteration.is_multiple_of(10) || l.advance != Advance::Stay {
             let counts = (l.iteration, l.learning_iterations, l.restarts);

@@ -458,6 +458,47 @@ fn variants_train_evaluate_and_are_named() {
     fails_with(&["train", "--task", "copy", "--variant", "dnc", "--out", "x"], "unknown model variant");
 }
 
+/// `--recipe` trains with configs/recipe.toml, and a config file's `[tasks.NAME]` table changes
+/// its task's config only; both are recorded in the checkpoint.
+#[test]
+fn train_takes_the_recipe_and_tables_for_single_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let config_of = |out: &std::path::Path| -> Value {
+        let text = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["state"]["config"].clone()
+    };
+    let train = |task: &str, name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let args =
+            ["train", "--task", task, "--out", out.to_str().unwrap(), "--max-iterations", "2", "--quiet"];
+        ok_json(&[&args[..], extra].concat());
+        config_of(&out)
+    };
+    let recipe = train("copy", "recipe", &["--recipe"]);
+    assert_eq!(
+        (recipe["check_level"].as_u64(), recipe["on_failed_check"].as_str()),
+        (Some(30), Some("relearn"))
+    );
+    assert_eq!(recipe["max_iterations"].as_u64(), Some(2));
+    let file = dir.path().join("tables.toml");
+    std::fs::write(&file, "check_level = 20\n[tasks.copy]\nbus_feedback = true\n").unwrap();
+    let file = file.to_str().unwrap();
+    let copy = train("copy", "copy", &["--config", file]);
+    let reverse = train("reverse", "reverse", &["--config", file]);
+    assert_eq!((copy["bus_feedback"].as_bool(), copy["check_level"].as_u64()), (Some(true), Some(20)));
+    assert_eq!((reverse["bus_feedback"].as_bool(), reverse["check_level"].as_u64()), (None, Some(20)));
+    fails_with(
+        &["train", "--task", "copy", "--out", "x", "--recipe", "--config", file],
+        "cannot be used with",
+    );
+    std::fs::write(dir.path().join("typo.toml"), "[tasks.cpy]\nbus_feedback = true\n").unwrap();
+    let typo = dir.path().join("typo.toml");
+    fails_with(
+        &["train", "--task", "copy", "--out", "x", "--config", typo.to_str().unwrap()],
+        "[tasks.cpy]: no such task",
+    );
+}
+
 /// A model belongs to its algorithm: the binary-trained addition model runs on decimal numbers
 /// (`--domain decimal`), and answers a user's decimal sum; `nhc tasks` lists every domain.
 #[test]

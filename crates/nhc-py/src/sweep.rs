@@ -278,7 +278,7 @@ fn one(
                 Ok(match resumes {
                     true => run_dir::resume(&dir, &mut watch)?,
                     false => {
-                        let trainer = Trainer::new(*t, spec.variant, spec.config.clone(), seed)?;
+                        let trainer = Trainer::new(*t, spec.variant, spec.config.get(name).clone(), seed)?;
                         run_dir::start(trainer, &dir, &mut watch)?
                     }
                 })
@@ -291,7 +291,7 @@ fn one(
                     Ok(match resumes {
                         true => run_dir::resume_on(&dir, t, &mut watch)?,
                         false => {
-                            let trainer = Trainer::new(t, spec.variant, spec.config.clone(), seed)?;
+                            let trainer = Trainer::new(t, spec.variant, spec.config.get(name).clone(), seed)?;
                             run_dir::start(trainer, &dir, &mut watch)?
                         }
                     })
@@ -355,13 +355,15 @@ fn one(
 /// stops the sweep with the user's exception (the run at its last checkpoint; the same call
 /// continues the sweep once the function is fixed).
 /// config: None (the paper's protocol), a dict of config fields, or the path of a TOML file.
+/// recipe: every run with the recipe (ours, beyond the paper: configs/recipe.toml, as
+/// `nhc sweep --recipe`); a dict `config` then changes fields of the recipe.
 /// callback(line): called with each run's line once it is trained and evaluated (from the
 /// thread that ran it).
 /// variant: nhc, nhc-anc, nhc-prev or dnc-is-ha.
 /// Ctrl-C stops every run after a checkpoint and raises KeyboardInterrupt; the same call
 /// continues the sweep.
 #[pyfunction]
-#[pyo3(signature = (tasks, out, runs=15, config=None, variant="nhc", jobs=None, levels=None, samples=50, eval_seed=EVAL_SEED, callback=None))]
+#[pyo3(signature = (tasks, out, runs=15, config=None, variant="nhc", jobs=None, levels=None, samples=50, eval_seed=EVAL_SEED, callback=None, recipe=false))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
 pub fn sweep<'py>(
     py: Python<'py>,
@@ -375,6 +377,7 @@ pub fn sweep<'py>(
     samples: usize,
     eval_seed: u64,
     callback: Option<&Bound<'py, PyAny>>,
+    recipe: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let callback = callback.filter(|c| !c.is_none());
     if let Some(c) = callback.filter(|c| !c.is_callable()) {
@@ -392,7 +395,7 @@ pub fn sweep<'py>(
         levels: levels.unwrap_or_else(|| LEVELS.to_vec()),
         samples,
         eval_seed,
-        config: crate::train::config(config)?.validate().map_err(value_error)?,
+        config: crate::train::configs(config, recipe)?,
         out,
     };
     let observer = PySweepObserver {

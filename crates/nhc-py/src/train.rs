@@ -17,7 +17,7 @@ use nhc_model::Variant;
 use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{AnyTask, registry};
 use nhc_train::run_dir::{self, Observer, Outcome, RunDirError};
-use nhc_train::{MetricsLine, TrainConfig, Trainer};
+use nhc_train::{ConfigError, MetricsLine, TaskConfigs, Trainer, ValidConfig};
 use pyo3::exceptions::{PyFileExistsError, PyFileNotFoundError, PyTypeError};
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
@@ -97,18 +97,38 @@ impl Observer for PyObserver {
     }
 }
 
-/// A training config: None (the defaults, the paper's protocol), a dict of its fields, or the
-/// path of a TOML file as `nhc train --config` takes.
-pub(crate) fn config(config: Option<&Bound<'_, PyAny>>) -> PyResult<TrainConfig> {
-    let Some(c) = config.filter(|c| !c.is_none()) else { return Ok(TrainConfig::default()) };
+/// The training configs: the recipe's (`recipe=True`) or the paper's defaults, then `config`
+/// on top: None, a dict of fields (over every task's config), or the path of a TOML file as
+/// `nhc train --config` takes (not with the recipe).
+pub(crate) fn configs(config: Option<&Bound<'_, PyAny>>, recipe: bool) -> PyResult<TaskConfigs> {
+    let base = if recipe { TaskConfigs::recipe() } else { TaskConfigs::single(ValidConfig::paper()) };
+    let Some(c) = config.filter(|c| !c.is_none()) else { return Ok(base) };
     if let Ok(path) = c.extract::<PathBuf>() {
+        if recipe {
+            return Err(value_error(
+                "give recipe=True or a config file, not both (a dict of fields goes over the recipe)",
+            ));
+        }
         if !path.exists() {
             return Err(PyFileNotFoundError::new_err(format!("no such config file: {}", path.display())));
         }
-        return TrainConfig::from_file(&path)
+        return TaskConfigs::from_file(&path)
             .map_err(|e| value_error(format!("config {}: {e}", path.display())));
     }
-    serde_json::from_value(to_json(c)?).map_err(|e| value_error(format!("config: {e}")))
+    let serde_json::Value::Object(fields) = to_json(c)? else {
+        return Err(PyTypeError::new_err(format!(
+            "config must be a dict of fields or the path of a TOML file, got {}",
+            c.repr()?
+        )));
+    };
+    base.edit(|c| {
+        let mut all = serde_json::to_value(&c).map_err(|e| ConfigError::Fields(e.to_string()))?;
+        if let serde_json::Value::Object(all) = &mut all {
+            all.extend(fields.clone());
+        }
+        serde_json::from_value(all).map_err(|e| ConfigError::Fields(e.to_string()))
+    })
+    .map_err(value_error)
 }
 
 /// `e` with its sources, e.g. why a checkpoint cannot be resumed.
@@ -273,6 +293,8 @@ fn task_arg(
 /// `nhc train --task TASK --seed SEED`, on any number of threads.
 /// config: None (the paper's protocol), a dict of config fields (e.g. {"max_iterations": 2000}),
 /// or the path of a TOML file as `nhc train --config` takes.
+/// recipe: train with the recipe (ours, beyond the paper: configs/recipe.toml, as
+/// `nhc train --recipe`); a dict `config` then changes fields of the recipe.
 /// out: a run directory, as `nhc train --out` writes it (checkpoints, metrics.jsonl, model.json);
 /// an interrupted run resumes with `nhc.resume(out)` or `nhc train --resume out`.
 /// callback(record): called after every iteration with a dict, the iteration's line of the run
@@ -288,7 +310,7 @@ fn task_arg(
 /// Ctrl-C stops training between two iterations and raises KeyboardInterrupt (with `out`, after
 /// writing a checkpoint).
 #[pyfunction]
-#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None))]
+#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None, recipe=false))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
 pub fn train(
     py: Python<'_>,
@@ -299,10 +321,12 @@ pub fn train(
     callback: Option<&Bound<'_, PyAny>>,
     variant: &str,
     domain: Option<&Bound<'_, PyAny>>,
+    recipe: bool,
 ) -> PyResult<Model> {
     let variant: Variant = variant.parse().map_err(value_error)?;
-    let config = self::config(config)?.validate().map_err(value_error)?;
+    let configs = self::configs(config, recipe)?;
     let (task, inpy) = task_arg(py, task, domain, variant)?;
+    let config = configs.get(task.name()).clone();
     let mut observer = PyObserver::new(callback, inpy.calls())?;
     let interrupt = Arc::clone(&observer.interrupt);
     let trainer = inpy.detached(py, &interrupt, || Trainer::new(task, variant, config, seed))?;

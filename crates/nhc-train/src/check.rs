@@ -29,7 +29,7 @@ impl CheckLog {
 
 impl std::fmt::Display for CheckLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let verdict = if self.passed() { "passed" } else { "failed: restart" };
+        let verdict = if self.passed() { "passed" } else { "failed" };
         write!(
             f,
             "generalization check at level {}: {}/{} solved, {verdict}",
@@ -47,8 +47,12 @@ pub fn check_levels(config: &TrainConfig) -> Vec<usize> {
 }
 
 /// θ on `check_samples` fresh samples at the [`check_levels`], seeds drawn from the run's
-/// generator. Returns the log and the steps run.
-pub fn generalization_check(task: &dyn AnyTask, model: &Config, s: &mut TrainState) -> (CheckLog, u64) {
+/// generator. Returns the log, the steps run and the samples θ failed.
+pub fn generalization_check(
+    task: &dyn AnyTask,
+    model: &Config,
+    s: &mut TrainState,
+) -> (CheckLog, u64, Vec<SampleKey>) {
     let levels = check_levels(&s.config);
     let keys: Vec<SampleKey> =
         levels.iter().map(|&level| SampleKey { level, seed: s.rng.next_u64() }).collect();
@@ -61,5 +65,6 @@ pub fn generalization_check(task: &dyn AnyTask, model: &Config, s: &mut TrainSta
         samples: keys.len(),
         solved,
     };
-    (log, results.iter().map(|r| r.steps).sum())
+    let failed = keys.iter().zip(&results).filter(|(_, r)| !r.solved).map(|(k, _)| *k).collect();
+    (log, results.iter().map(|r| r.steps).sum(), failed)
 }

@@ -100,6 +100,10 @@ pub struct TrainConfig {
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
+    /// What a failed generalization check does to the lineage (ours, with the check): a restart
+    /// (the default), or back to the mixed level with the samples it failed in the bad memories,
+    /// to learn them (docs/DESIGN.md, "The recipe").
+    pub on_failed_check: OnFailedCheck,
     /// The memory's temporal-linkage convention (the paper's equation and its sentence on
     /// freeing allow three readings; default `tail`, docs/DESIGN.md, "Temporal links"). Recorded in the model
     /// file, so a model runs with the convention it was trained with.
@@ -137,6 +141,19 @@ pub enum Count {
     Learning,
     /// Iterations of any kind, perfect ones included.
     All,
+}
+
+/// What a failed generalization check does ([`TrainConfig::on_failed_check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnFailedCheck {
+    /// The lineage is dropped and the run restarts.
+    #[default]
+    Restart,
+    /// The lineage goes back to the mixed level, the samples it failed join its bad memories
+    /// (MODEL §7: a third of every batch), and it must solve the mixed level again, then the
+    /// check again: the failing lengths become training signal instead of a reason to start over.
+    Relearn,
 }
 
 /// What restarts the patience count of a lineage (`restart_after` counted iterations, of the
@@ -185,6 +202,7 @@ impl Default for TrainConfig {
             mirrored: true,
             check_level: 0,
             check_samples: 200,
+            on_failed_check: OnFailedCheck::Restart,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,
             missing_link: nhc_model::Config::PAPER.missing_link,
@@ -238,6 +256,8 @@ pub enum ConfigError {
     LevelsReachTest(usize),
     #[error("invalid TOML training config: {0}")]
     Toml(String),
+    #[error("config: {0}")]
+    Fields(String),
     #[error(transparent)]
     File(#[from] nhc_io::limits::LimitError),
     #[error("config {path}: {source}")]
@@ -285,7 +305,7 @@ impl From<ValidConfig> for TrainConfig {
 
 /// A TOML error as one line: where, and what (serde's message names the valid choices of an
 /// enum), with Rust's integer types in words.
-fn one_line(e: &toml::de::Error, text: &str) -> String {
+pub(crate) fn one_line(e: &toml::de::Error, text: &str) -> String {
     let message = e
         .message()
         .replace("expected u64", "expected a whole number ≥ 0")

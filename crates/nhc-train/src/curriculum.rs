@@ -203,6 +203,17 @@ impl Curriculum {
         !self.finished && self.patience >= config.restart_after
     }
 
+    /// Back to learning on the mixed level after a failed generalization check
+    /// ([`crate::config::OnFailedCheck::Relearn`]): the `failed` samples join the bad memories,
+    /// the level must be solved again from a fresh streak, and the restart patience starts over.
+    pub fn relearn(&mut self, failed: Vec<SampleKey>) {
+        failed.into_iter().for_each(|k| self.bad.push(k));
+        self.finished = false;
+        self.streak = 0;
+        self.best_fitness = None;
+        self.patience = 0;
+    }
+
     /// Back to level 1 with empty bad memories (a restart, MODEL §6); the ended lineages stay.
     pub fn reset(&mut self, config: &TrainConfig) {
         let ended_lineages = std::mem::take(&mut self.ended_lineages);

@@ -2,7 +2,8 @@
 //! curriculum with bad memories, for any registered task by value (no generics over task types).
 //!
 //! - [`config`]: hyperparameters ([`TrainConfig`], loadable from TOML), checked once into
-//!   [`ValidConfig`].
+//!   [`ValidConfig`]; [`task_configs`]: a config with tables for single tasks ([`TaskConfigs`]),
+//!   the recipe's form.
 //! - [`nes`]: the search distribution's state ([`Nes`]) and its ask/tell update under
 //!   [`NesParams`].
 //! - [`curriculum`]: levels, perfect streaks, bad memories, batch composition ([`Curriculum`]).
@@ -33,10 +34,11 @@ pub mod run_dir;
 pub mod scoring;
 pub mod state;
 pub mod sweep;
+pub mod task_configs;
 pub mod trainer;
 
 pub use check::{CheckLog, check_levels};
-pub use config::{ConfigError, Count, RestartTrigger, TrainConfig, ValidConfig};
+pub use config::{ConfigError, Count, OnFailedCheck, RestartTrigger, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
 pub use peers::{Alone, Peers};
@@ -48,4 +50,5 @@ pub use state::TrainState;
 pub use sweep::{
     RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep,
 };
+pub use task_configs::TaskConfigs;
 pub use trainer::{TrainError, Trainer, model_config};

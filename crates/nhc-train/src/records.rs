@@ -68,17 +68,20 @@ pub enum Advance {
     Restart,
     /// It solved the mixed level but failed the generalization check: a restart.
     FailedCheck,
+    /// It solved the mixed level but failed the generalization check: back to the mixed level,
+    /// the failed samples in the bad memories (`on_failed_check = "relearn"`).
+    Relearn,
 }
 
 impl Advance {
     /// The iteration solved its level (the mixed one included).
     pub fn solved(self) -> bool {
-        matches!(self, Advance::NextLevel | Advance::Finished | Advance::FailedCheck)
+        matches!(self, Advance::NextLevel | Advance::Finished | Advance::FailedCheck | Advance::Relearn)
     }
     /// How the lineage ended with this iteration, if it did.
     pub fn ending(self) -> Option<Ending> {
         match self {
-            Advance::Stay | Advance::NextLevel => None,
+            Advance::Stay | Advance::NextLevel | Advance::Relearn => None,
             Advance::Finished => Some(Ending::Finished),
             Advance::Restart => Some(Ending::Restart),
             Advance::FailedCheck => Some(Ending::Check),

@@ -9,10 +9,10 @@
 //! runs use the cores better); results do not depend on the number of jobs. Runs start in order
 //! of their task's expected training time, longest first; `sweep.jsonl` keeps the order above.
 
-use crate::config::ValidConfig;
 use crate::lock::{LockError, lock};
 use crate::records::{Curve, MetricsLine, RunSummary};
 use crate::run_dir::{self, Observer, Outcome, RunDirError};
+use crate::task_configs::TaskConfigs;
 use crate::trainer::{TrainError, Trainer};
 use nhc_io::limits::{self, LimitError};
 use nhc_io::write_atomic;
@@ -53,7 +53,8 @@ pub struct SweepSpec {
     pub samples: usize,
     /// Seed of the evaluation samples ([`EVAL_SEED`] unless told otherwise).
     pub eval_seed: u64,
-    pub config: ValidConfig,
+    /// Hyperparameters of each task's runs.
+    pub config: TaskConfigs,
 }
 
 impl SweepSpec {
@@ -518,7 +519,7 @@ fn one(spec: &SweepSpec, task: &str, seed: u64, watch: &Watch<'_>) -> Result<Swe
         let outcome = if dir.join("checkpoint.json").exists() {
             run_dir::resume(&dir, &mut watch)?
         } else {
-            let trainer = Trainer::new(t, spec.variant, spec.config.clone(), seed)?;
+            let trainer = Trainer::new(t, spec.variant, spec.config.get(task).clone(), seed)?;
             run_dir::start(trainer, &dir, &mut watch)?
         };
         match outcome {

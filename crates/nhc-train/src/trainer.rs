@@ -3,7 +3,7 @@
 //! number of threads.
 
 use crate::check::{CheckLog, generalization_check};
-use crate::config::{ConfigError, Count, ValidConfig};
+use crate::config::{ConfigError, Count, OnFailedCheck, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
 use crate::peers::{Alone, Peers, share};
@@ -270,7 +270,7 @@ impl Trainer {
         match advance {
             Advance::Restart => self.state.restart(&self.model, Ending::Restart),
             Advance::FailedCheck => self.state.restart(&self.model, Ending::Check),
-            Advance::Stay | Advance::NextLevel | Advance::Finished => {}
+            Advance::Stay | Advance::NextLevel | Advance::Finished | Advance::Relearn => {}
         }
         let s = &mut self.state;
         s.steps += steps;
@@ -358,13 +358,18 @@ impl Trainer {
         match s.curriculum.record(&s.config, update.perfect(), update.learned(), fitness) {
             Progress::Solved(_) => (Advance::NextLevel, None, 0),
             Progress::Finished if s.config.check_level > 0 => {
-                let (log, steps) = generalization_check(self.task, &self.model, s);
+                let (log, steps, failed) = generalization_check(self.task, &self.model, s);
                 if log.passed() {
-                    (Advance::Finished, Some(log), steps)
-                } else {
-                    s.curriculum.finished = false;
-                    s.failed_checks += 1;
-                    (Advance::FailedCheck, Some(log), steps)
+                    return (Advance::Finished, Some(log), steps);
+                }
+                s.curriculum.finished = false;
+                s.failed_checks += 1;
+                match s.config.on_failed_check {
+                    OnFailedCheck::Restart => (Advance::FailedCheck, Some(log), steps),
+                    OnFailedCheck::Relearn => {
+                        s.curriculum.relearn(failed);
+                        (Advance::Relearn, Some(log), steps)
+                    }
                 }
             }
             Progress::Finished => (Advance::Finished, None, 0),

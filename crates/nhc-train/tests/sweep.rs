@@ -3,7 +3,7 @@
 
 use nhc_model::Variant;
 use nhc_train::sweep::{self, Quiet, SweepError, SweepLine, SweepObserver, SweepSpec};
-use nhc_train::{MetricsLine, RunSummary, TrainConfig};
+use nhc_train::{MetricsLine, RunSummary, TaskConfigs, TrainConfig};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Mutex;
@@ -28,7 +28,7 @@ fn spec(out: &Path, jobs: usize) -> Result<SweepSpec, Box<dyn std::error::Error>
         levels: vec![5, 20],
         samples: 5,
         eval_seed: sweep::EVAL_SEED,
-        config: config.validate()?,
+        config: TaskConfigs::single(config.validate()?),
     })
 }
 

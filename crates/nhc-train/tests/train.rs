@@ -5,8 +5,8 @@
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::{
-    Advance, Ending, IterationLog, Lineage, RunOutcome, TrainConfig, TrainState, Trainer, Update,
-    check_levels,
+    Advance, Ending, IterationLog, Lineage, OnFailedCheck, RunOutcome, TrainConfig, TrainState, Trainer,
+    Update, check_levels,
 };
 
 fn copy() -> &'static dyn AnyTask {
@@ -98,9 +98,11 @@ fn assert_consistent(logs: &[IterationLog]) {
         assert_eq!(l.best_offspring.is_some(), u.updated(), "{l:?}");
         assert!(!l.advance.solved() || u.perfect(), "{l:?}");
         assert!(l.advance != Advance::Restart || u.learned(), "{l:?}");
-        let checked = matches!(l.advance, Advance::Finished | Advance::FailedCheck) && l.check.is_some();
+        let checked = matches!(l.advance, Advance::Finished | Advance::FailedCheck | Advance::Relearn)
+            && l.check.is_some();
         assert!(l.check.is_none() || checked, "{l:?}");
-        assert_eq!(l.check.is_some_and(|c| !c.passed()), l.advance == Advance::FailedCheck, "{l:?}");
+        let failed = matches!(l.advance, Advance::FailedCheck | Advance::Relearn);
+        assert_eq!(l.check.is_some_and(|c| !c.passed()), failed, "{l:?}");
         if l.advance.restarted() || l.advance == Advance::NextLevel {
             assert_eq!(l.perfect_streak, 0, "{l:?}");
         }
@@ -295,6 +297,39 @@ fn failed_generalization_check_restarts_the_lineage() {
     let checks: Vec<&Lineage> = lineages.iter().filter(|l| l.ending == Ending::Check).collect();
     assert_eq!(checks.len(), failed.len());
     assert!(checks.iter().all(|l| l.level == 2), "the mixed level of a one-level curriculum");
+}
+
+/// With `on_failed_check = "relearn"` the same failing check keeps the lineage: no restart, the
+/// mixed level again with the failed samples in the bad memories, and the lineage that finishes
+/// at last has passed a check.
+#[test]
+fn failed_generalization_check_can_send_the_lineage_back_to_learn() {
+    let config = TrainConfig {
+        levels: 1,
+        perfect_to_solve: 5,
+        perfect_to_solve_after_learning: 10,
+        check_level: 30,
+        check_samples: 20,
+        on_failed_check: OnFailedCheck::Relearn,
+        ..Default::default()
+    };
+    let (t, logs) = run(config, 1, 3_000);
+    assert_consistent(&logs);
+    let failed: Vec<&IterationLog> = logs.iter().filter(|l| l.check.is_some_and(|c| !c.passed())).collect();
+    assert!(!failed.is_empty(), "no check failed in {} iterations", logs.len());
+    assert!(failed.iter().all(|l| l.advance == Advance::Relearn && l.level == 2), "{failed:?}");
+    let s = t.summary();
+    assert_eq!(s.failed_checks, failed.len() as u64);
+    assert!(t.state().curriculum.ended_lineages.iter().all(|l| l.ending != Ending::Check));
+    // The iteration after a failed check trains the mixed level on a batch that holds check
+    // samples (levels beyond the curriculum) from the bad memories.
+    let after = logs.iter().position(|l| l.advance == Advance::Relearn).map(|i| &logs[i + 1]);
+    assert_eq!(after.map(|l| l.level), Some(2));
+    assert!(t.state().curriculum.bad.iter().any(|k| k.level > 2) || t.done());
+    if t.done() {
+        let last = logs.last().and_then(|l| l.check);
+        assert!(last.is_some_and(|c| c.passed()), "a finished lineage passed its check: {last:?}");
+    }
 }
 
 #[test]
