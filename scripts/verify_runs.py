@@ -3,7 +3,7 @@
 algorithm's listing domain) on the model in the run's directory, kept as a small record in the
 line's `verify` field (docs/DESIGN.md, "Verification").
 
-    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--jobs 2] [--nhc target/release/nhc]
+    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--jobs 2] [--nhc target/release/nhc] [--screen]
 
 The run directories named in the lines (`dir`), or DIR/TASK-SEED with --runs, must hold the
 runs: a sweep with the same command recreates them bit for bit (training is deterministic;
@@ -21,6 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# --screen: bounds within the lengths a recipe may train on (levels up to 30; docs/DESIGN.md,
+# "The recipe"): the copy family's lengths and grids to 30, duplicated's compositions as by
+# default (at most 16 objects); the other tasks' default bounds are within them already.
+SCREEN_BOUNDS = {"copy": "30", "reverse": "30", "repeatCopy": "30", "duplicated": "16,30"}
 
 
 def grid(part):
@@ -71,7 +76,7 @@ def run_dir(line, runs):
     return Path(runs) / f"{s['task']}-{s['seed']}"
 
 
-def verify(nhc, line, runs):
+def verify(nhc, line, runs, screen=False):
     run = run_dir(line, runs)
     if not (run / "eval.json").exists():
         return None  # not (yet) there: --partial leaves the line for a later call
@@ -82,6 +87,8 @@ def verify(nhc, line, runs):
         raise SystemExit(f"{run}: its summary is not the line's (rerun the sweep that made it)")
     task, variant = theirs["task"], theirs["variant"]
     cmd = [nhc, "verify", "--task", task, "--variant", variant, "--model", str(run / "model.json"), "--json"]
+    if screen and task in SCREEN_BOUNDS:
+        cmd += ["--up-to", SCREEN_BOUNDS[task]]
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode not in (0, 3):
@@ -97,6 +104,7 @@ def main():
     ap.add_argument("--again", action="store_true", help="verify lines that have a record too")
     ap.add_argument("--runs", help="the run directories are DIR/TASK-SEED (a sweep rerun into DIR), not the lines' own")
     ap.add_argument("--partial", action="store_true", help="skip the runs whose directory is not there yet")
+    ap.add_argument("--screen", action="store_true", help="bounds within lengths up to 30 (a recipe's screen)")
     args = ap.parse_args()
     for file in args.files:
         path = Path(file)
@@ -107,7 +115,7 @@ def main():
             if missing:
                 raise SystemExit(f"{len(missing)} run directories are missing, e.g. {missing[0]} (or give --partial)")
         with ThreadPoolExecutor(args.jobs) as pool:
-            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i], args.runs), todo)):
+            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i], args.runs, args.screen), todo)):
                 if record is None:
                     continue
                 lines[i]["verify"] = record

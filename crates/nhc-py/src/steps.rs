@@ -185,6 +185,10 @@ impl<T: Task + Clone> Task for Stepping<T> {
         Place::Drawing { level, index: self.indices.get(rng) }.set();
         self.task.sample(level, rng)
     }
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> T::Sample {
+        Place::Drawing { level, index: self.indices.get(rng) }.set();
+        self.task.any_shape(level, rng)
+    }
     fn modules(&self, sample: &T::Sample) -> Stepped<T::Modules> {
         Stepped::new(self.task.modules(sample), None)
     }

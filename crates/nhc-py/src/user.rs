@@ -183,6 +183,22 @@ impl<T: Neutral> InPython<T> {
     pub fn calls(&self) -> &Arc<Calls> {
         &self.calls
     }
+    /// A sample by the user's sampler (the level's, or of any shape): one beyond the memory
+    /// limit fails the request. Once the request has failed, the neutral sample instead.
+    fn draw(&self, level: usize, rng: &mut SampleRng, any_shape: bool) -> T::Sample {
+        self.calls.enter();
+        Place::Drawing { level, index: self.indices.get(rng) }.set();
+        if self.calls.failed() {
+            return self.task.neutral();
+        }
+        let sample = if any_shape { self.task.any_shape(level, rng) } else { self.task.sample(level, rng) };
+        if let Some(why) = self.task.refuse(&sample, level).filter(|_| !self.calls.failed()) {
+            self.calls.fail(PyValueError::new_err(why));
+        } else if let Err(e) = Entry(self.task.clone()).admit(&sample, &self.config, 0) {
+            self.calls.fail(task_error(e));
+        }
+        if self.calls.failed() { self.task.neutral() } else { sample }
+    }
 }
 
 impl<T: Neutral> Task for InPython<T> {
@@ -197,21 +213,12 @@ impl<T: Neutral> Task for InPython<T> {
     fn domain(&self) -> &'static str {
         self.task.domain()
     }
-    /// The user's sampler; a sample beyond the memory limit fails the request. Once the request
-    /// has failed, the neutral sample instead.
+    /// The user's sampler ([`InPython::draw`]).
     fn sample(&self, level: usize, rng: &mut SampleRng) -> T::Sample {
-        self.calls.enter();
-        Place::Drawing { level, index: self.indices.get(rng) }.set();
-        if self.calls.failed() {
-            return self.task.neutral();
-        }
-        let sample = self.task.sample(level, rng);
-        if let Some(why) = self.task.refuse(&sample, level).filter(|_| !self.calls.failed()) {
-            self.calls.fail(PyValueError::new_err(why));
-        } else if let Err(e) = Entry(self.task.clone()).admit(&sample, &self.config, 0) {
-            self.calls.fail(task_error(e));
-        }
-        if self.calls.failed() { self.task.neutral() } else { sample }
+        self.draw(level, rng, false)
+    }
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> T::Sample {
+        self.draw(level, rng, true)
     }
     fn modules(&self, sample: &T::Sample) -> Stepped<T::Modules> {
         self.calls.enter();

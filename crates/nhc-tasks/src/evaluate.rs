@@ -20,12 +20,22 @@ pub struct SampleKey {
     /// Concrete level ≥ 1.
     pub level: usize,
     pub seed: u64,
+    /// Drawn by [`Task::any_shape`] instead of [`Task::sample`] (the recipe's check; absent in
+    /// files: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_shape: bool,
 }
 
 impl SampleKey {
+    /// The key of the level's own sampler.
+    pub fn new(level: usize, seed: u64) -> Self {
+        SampleKey { level, seed, any_shape: false }
+    }
+
     /// The sample this key stands for.
     pub fn sample<T: Task>(&self, task: &T) -> T::Sample {
-        task.sample(self.level, &mut SampleRng::seed_from_u64(self.seed))
+        let rng = &mut SampleRng::seed_from_u64(self.seed);
+        if self.any_shape { task.any_shape(self.level, rng) } else { task.sample(self.level, rng) }
     }
 }
 

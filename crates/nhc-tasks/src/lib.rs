@@ -115,6 +115,13 @@ pub trait Task: Send + Sync + 'static {
     fn domain(&self) -> &'static str;
     /// A random sample of curriculum level `level` ≥ 1 (MODEL §9).
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample;
+    /// A random sample of any shape the task allows, no larger than level `level`'s largest
+    /// (ours, for the recipe's generalization check, `check_any_shape`; docs/DESIGN.md, "The
+    /// recipe"). By default the level's own sampler; a task whose levels leave shapes out (e.g.
+    /// duplicated: every object shown ℓ times) draws those too.
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        self.sample(level, rng)
+    }
     /// Fresh data modules for a sample.
     fn modules(&self, sample: &Self::Sample) -> Self::Modules;
     /// The expected trace (MODEL §5).

@@ -232,6 +232,15 @@ impl<S: SortDomain> Task for Sort<S> {
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<S::Item> {
         self.0.sample(level, rng)
     }
+    /// The first 1..=ℓ+1 objects of the level's list (uniform): level ℓ presents ℓ + 1 objects,
+    /// so no level shows a list of one.
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Vec<S::Item> {
+        use rand::RngExt;
+        let mut items = self.0.sample(level, rng);
+        let n = rng.random_range(1..=items.len().max(1));
+        items.truncate(n);
+        items
+    }
     fn modules(&self, s: &Vec<S::Item>) -> SortModules<S> {
         SortModules::new(&self.0, s)
     }

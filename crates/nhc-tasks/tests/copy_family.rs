@@ -138,6 +138,21 @@ fn samplers_make_level_sized_problems() {
     assert_eq!(Copy(Binary).sample(9, &mut rng).items.len(), 9);
 }
 
+/// duplicated's samples of any shape (the recipe's check): runs of lengths 1..=ℓ each, runs of
+/// length 1 beside longer ones among them, and the scripted solution solves them.
+#[test]
+fn duplicated_any_shape_draws_runs_of_their_own_lengths() {
+    let mut lengths = std::collections::BTreeSet::new();
+    for i in 0..200 {
+        let s = Duplicated(Binary).any_shape(6, &mut sample_rng(1, 6, i));
+        let runs: Vec<usize> = s.items.chunk_by(|a, b| a == b).map(<[Object]>::len).collect();
+        assert!((1..=6).contains(&runs.len()) && runs.iter().all(|r| (1..=6).contains(r)), "{runs:?}");
+        lengths.extend(runs.windows(2).filter(|w| w[0] != w[1]).map(|w| (w[0], w[1])));
+        assert!(run(Duplicated(Binary), &s).0, "{:?}", s.items);
+    }
+    assert!(lengths.contains(&(1, 2)) && lengths.contains(&(2, 1)), "{lengths:?}");
+}
+
 /// The write free gate's two readings (MODEL §3): freeing repeats on write keeps duplicated's
 /// kept list whole under every link reading when a freed write is only left unmarked; when it is
 /// released (removed from the linkage), only under `tail`.

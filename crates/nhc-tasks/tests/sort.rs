@@ -324,3 +324,17 @@ fn registered_in_paper_order() {
     assert_eq!(report.output, json!([0, 3, 3, 9, 250]));
     assert_eq!((task.ops(), task.domain()), (&["C", "S", "O"][..], "bytes"));
 }
+
+/// sort's samples of any shape (the recipe's check): 1..=ℓ+1 objects, lists of one among them,
+/// sorted by the scripted solution as `slice::sort` does.
+#[test]
+fn sort_any_shape_draws_every_length_up_to_the_levels() {
+    let lengths: std::collections::BTreeSet<usize> = (0..300)
+        .map(|i| {
+            let items = TASK.any_shape(5, &mut sample_rng(1, 5, i));
+            sorts(&items);
+            items.len()
+        })
+        .collect();
+    assert_eq!(lengths, (1..=6).collect());
+}

@@ -100,6 +100,10 @@ pub struct TrainConfig {
     pub check_level: usize,
     /// Samples of the generalization check (default 200).
     pub check_samples: usize,
+    /// Whether the generalization check draws samples of any shape the task allows
+    /// ([`nhc_tasks::Task::any_shape`]: e.g. duplicated's runs of different lengths) instead of
+    /// the levels' own (ours, with the check; default false; docs/DESIGN.md, "The recipe").
+    pub check_any_shape: bool,
     /// What a failed generalization check does to the lineage (ours, with the check): a restart
     /// (the default), or back to the mixed level with the samples it failed in the bad memories,
     /// to learn them (docs/DESIGN.md, "The recipe").
@@ -202,6 +206,7 @@ impl Default for TrainConfig {
             mirrored: true,
             check_level: 0,
             check_samples: 200,
+            check_any_shape: false,
             on_failed_check: OnFailedCheck::Restart,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,

@@ -142,7 +142,7 @@ impl Curriculum {
         for slot in 0..n {
             let drawn = if slot < earlier && self.level > 1 {
                 let level = rng.random_range(1..self.level.min(self.levels + 1));
-                Some((Source::Earlier, SampleKey { level, seed: rng.next_u64() }))
+                Some((Source::Earlier, SampleKey::new(level, rng.next_u64())))
             } else if slot >= earlier && slot < earlier + bad {
                 self.bad.draw(rng).map(|k| (Source::Bad, k))
             } else {
@@ -150,7 +150,7 @@ impl Curriculum {
             };
             out.push(drawn.unwrap_or_else(|| {
                 let level = self.current(rng);
-                (Source::Current, SampleKey { level, seed: rng.next_u64() })
+                (Source::Current, SampleKey::new(level, rng.next_u64()))
             }));
         }
         out
@@ -241,12 +241,12 @@ mod tests {
     fn ring_buffer_keeps_the_last() {
         let mut b = BadMemories::new(3);
         for seed in 0..5 {
-            b.push(SampleKey { level: 1, seed });
+            b.push(SampleKey::new(1, seed));
         }
         let seeds: Vec<u64> = b.iter().map(|k| k.seed).collect();
         assert_eq!(seeds, vec![2, 3, 4]);
         let mut z = BadMemories::new(0);
-        z.push(SampleKey { level: 1, seed: 0 });
+        z.push(SampleKey::new(1, 0));
         assert!(z.is_empty());
     }
 
@@ -403,12 +403,12 @@ mod tests {
         assert!(b.iter().all(|(s, k)| *s == Source::Current && k.level == 1));
         // Level 3 with bad memories: 3 earlier, 3 bad, 3 current.
         cur.level = 3;
-        cur.bad.push(SampleKey { level: 2, seed: 99 });
+        cur.bad.push(SampleKey::new(2, 99));
         let b = cur.batch(&c, &mut rng);
         let count = |s: Source| b.iter().filter(|(x, _)| *x == s).count();
         assert_eq!((count(Source::Earlier), count(Source::Bad), count(Source::Current)), (3, 3, 3));
         assert!(b[..3].iter().all(|(_, k)| (1..3).contains(&k.level)));
-        assert!(b[3..6].iter().all(|(_, k)| *k == SampleKey { level: 2, seed: 99 }));
+        assert!(b[3..6].iter().all(|(_, k)| *k == SampleKey::new(2, 99)));
         assert!(b[6..].iter().all(|(_, k)| k.level == 3));
         // Mixed level: current slots uniform over 1..=L.
         cur.level = 4;

@@ -300,8 +300,8 @@ fn failed_generalization_check_restarts_the_lineage() {
 }
 
 /// With `on_failed_check = "relearn"` the same failing check keeps the lineage: no restart, the
-/// mixed level again with the failed samples in the bad memories, and the lineage that finishes
-/// at last has passed a check.
+/// mixed level again with the failed samples (drawn by `any_shape`) in the bad memories, and the
+/// lineage that finishes at last has passed a check.
 #[test]
 fn failed_generalization_check_can_send_the_lineage_back_to_learn() {
     let config = TrainConfig {
@@ -311,6 +311,7 @@ fn failed_generalization_check_can_send_the_lineage_back_to_learn() {
         check_level: 30,
         check_samples: 20,
         on_failed_check: OnFailedCheck::Relearn,
+        check_any_shape: true,
         ..Default::default()
     };
     let (t, logs) = run(config, 1, 3_000);
@@ -325,7 +326,7 @@ fn failed_generalization_check_can_send_the_lineage_back_to_learn() {
     // samples (levels beyond the curriculum) from the bad memories.
     let after = logs.iter().position(|l| l.advance == Advance::Relearn).map(|i| &logs[i + 1]);
     assert_eq!(after.map(|l| l.level), Some(2));
-    assert!(t.state().curriculum.bad.iter().any(|k| k.level > 2) || t.done());
+    assert!(t.state().curriculum.bad.iter().any(|k| k.level > 2 && k.any_shape) || t.done());
     if t.done() {
         let last = logs.last().and_then(|l| l.check);
         assert!(last.is_some_and(|c| c.passed()), "a finished lineage passed its check: {last:?}");

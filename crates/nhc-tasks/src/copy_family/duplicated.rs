@@ -15,10 +15,9 @@ pub const DUPLICATED: Algorithm =
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Duplicated<O>(pub O);
 
-impl<O: Objects> Task for Duplicated<O> {
-    sequence_task!(DUPLICATED, SignalSet::FirstRepeat, |l| l.saturating_mul(l), |_| 1);
-
-    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+impl<O: Objects> Duplicated<O> {
+    /// n objects, n uniform in 1..=ℓ ([`object_count`]), each different from the one before it.
+    fn objects(&self, level: usize, rng: &mut SampleRng) -> Vec<O::Object> {
         let n = object_count(level, rng);
         let mut distinct: Vec<O::Object> = Vec::with_capacity(n);
         while distinct.len() < n {
@@ -27,7 +26,28 @@ impl<O: Objects> Task for Duplicated<O> {
                 distinct.push(x);
             }
         }
+        distinct
+    }
+}
+
+impl<O: Objects> Task for Duplicated<O> {
+    sequence_task!(DUPLICATED, SignalSet::FirstRepeat, |l| l.saturating_mul(l), |_| 1);
+
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        let distinct = self.objects(level, rng);
         let items = distinct.iter().flat_map(|x| std::iter::repeat_n(x.clone(), level)).collect();
+        Sequence { items, passes: 1 }
+    }
+    /// As [`Task::sample`], but each object is shown a number of times of its own, uniform in
+    /// 1..=ℓ: runs of different lengths, and runs of length 1 beside others, which no level shows.
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        use rand::RngExt;
+        let distinct = self.objects(level, rng);
+        let mut items = Vec::new();
+        for x in distinct {
+            let shown = rng.random_range(1..=level.max(1));
+            items.extend(std::iter::repeat_n(x, shown));
+        }
         Sequence { items, passes: 1 }
     }
     fn trace(&self, s: &Self::Sample) -> Trace<O::Object> {
