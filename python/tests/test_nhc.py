@@ -332,6 +332,25 @@ def test_wrong_return_types_are_type_errors():
         model("plan").plan((1, 1), (1, 3), actions=list(MOVES), apply=42)
 
 
+def test_values_that_contain_themselves_or_nest_too_deep_are_value_errors():
+    """A list or dict that contains itself, or one nested 10 000 deep, is a ValueError that names
+    the depth: never a stack overflow of the interpreter."""
+    a = []
+    a.append(a)
+    d = {}
+    d["a"] = d
+    deep = []
+    for _ in range(10_000):
+        deep = [deep]
+    for value in [a, d, deep]:
+        with pytest.raises(ValueError, match="nested more than 100 deep"):
+            model("copy").run(value)
+    with pytest.raises(ValueError, match="nested more than 100 deep"):
+        model("repeatCopy").run(d)
+    with pytest.raises(ValueError, match="nested more than 100 deep"):
+        nhc.train("copy", 1, config={"batch": a})
+
+
 def test_bad_requests_raise_python_exceptions(tmp_path):
     with pytest.raises(FileNotFoundError):
         nhc.load(tmp_path / "missing.json")

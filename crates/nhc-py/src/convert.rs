@@ -17,8 +17,23 @@ pub fn to_py<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py
 
 /// A Python value as JSON: None, booleans, strings, integers (NumPy's too; beyond 64 bits as
 /// strings of decimal digits, the form the decimal domains take), floats, dicts with string
-/// keys, and any other iterable (lists, tuples, NumPy arrays) as an array.
+/// keys, and any other iterable (lists, tuples, NumPy arrays) as an array. Nested at most
+/// [`MAX_DEPTH`] deep: a deeper value (or one that contains itself) is a ValueError, not a stack
+/// overflow.
 pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    to_json_at(obj, 0)
+}
+
+/// How deep [`to_json`] follows lists and dicts: far beyond any input a task takes (the JSON
+/// parser's own limit is 128).
+pub const MAX_DEPTH: usize = 100;
+
+fn to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(value_error(format!(
+            "cannot use a value nested more than {MAX_DEPTH} deep (a list or dict that contains itself?)"
+        )));
+    }
     let unusable =
         |why: &str| PyTypeError::new_err(format!("cannot use {} as input: {why}", crate::user::repr(obj)));
     if obj.is_none() {
@@ -53,12 +68,14 @@ pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     crate::user::repr(&k)
                 ))
             })?;
-            map.insert(key, to_json(&v)?);
+            map.insert(key, to_json_at(&v, depth + 1)?);
         }
         return Ok(Value::Object(map));
     }
     match obj.try_iter() {
-        Ok(items) => items.map(|x| to_json(&x?)).collect::<PyResult<Vec<_>>>().map(Value::Array),
+        Ok(items) => {
+            items.map(|x| to_json_at(&x?, depth + 1)).collect::<PyResult<Vec<_>>>().map(Value::Array)
+        }
         Err(_) => Err(unusable("expected lists, dicts, numbers, strings, booleans or None")),
     }
 }

@@ -55,8 +55,10 @@ pub fn generalization_check(
 ) -> (CheckLog, u64, Vec<SampleKey>) {
     let levels = check_levels(&s.config);
     let any_shape = s.config.check_any_shape;
-    let keys: Vec<SampleKey> =
-        levels.iter().map(|&level| SampleKey { any_shape, ..SampleKey::new(level, s.rng.next_u64()) }).collect();
+    let keys: Vec<SampleKey> = levels
+        .iter()
+        .map(|&level| SampleKey { any_shape, ..SampleKey::new(level, s.rng.next_u64()) })
+        .collect();
     let batch = task.prepare(&keys);
     let results = score_all(model, &s.nes.theta, batch.as_ref(), None);
     let solved = results.iter().filter(|r| r.solved).count();
