@@ -77,7 +77,7 @@ mod ranks {
             return match sweep_part(spec, observer, &part) {
                 Err(nhc_train::SweepError::Runs(failures)) => {
                     for f in failures {
-                        eprintln!("error (rank {rank}): {f}");
+                        diag!("error (rank {rank}): {f}");
                     }
                     Ok(Vec::new())
                 }
@@ -252,10 +252,10 @@ pub fn end(result: Result<()>) -> Result<()> {
     if let (Err(e), (rank, 2..)) = (&result, place()) {
         // Stopped by Ctrl-C: the leader's checkpoint is written, the message says how to resume.
         if let Some(stopped) = e.downcast_ref::<crate::interrupt::Interrupted>() {
-            eprintln!("{stopped}");
+            diag!("{stopped}");
             ranks::abort(crate::interrupt::EXIT_INTERRUPTED);
         }
-        eprintln!("error (rank {rank}): {e:#}");
+        diag!("error (rank {rank}): {e:#}");
         ranks::abort(1);
     }
     result

@@ -292,7 +292,7 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         )
     } else {
         let earlier = Path::new(&format!("{stem}.png")).exists();
-        eprintln!(
+        diag!(
             "note: no learning curves of {} in the sweep lines: the learning-curve figure is not redrawn",
             missing.join(", ")
         );
@@ -322,7 +322,7 @@ pub fn comparison(paths: &[PathBuf], out: &Path) -> Result<String> {
         },
     );
     write_atomic(out, text.as_bytes()).with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!("wrote {}", out.display());
+    diag!("wrote {}", out.display());
     Ok(text)
 }
 

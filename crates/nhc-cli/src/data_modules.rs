@@ -85,7 +85,7 @@ pub fn run(command: DataModulesCommand) -> anyhow::Result<()> {
         }
     }
     let learned = nhc_learned::learn(&config, &out, &mut |line| {
-        eprintln!("{line}");
+        diag!("{line}");
         std::ops::ControlFlow::Continue(())
     })?;
     let nhc_learned::Outcome::Done(accuracy) = learned else {

@@ -156,7 +156,7 @@ mod with_candle {
             let s = &line.summary;
             let evals: Vec<String> =
                 line.eval.iter().map(|(l, e)| format!("level {l}: {}/{}", e.solved, e.samples)).collect();
-            eprintln!(
+            diag!(
                 "{}-{}: {} iterations, last level learned {} solved {}, {} ({:.0} s)",
                 s.task,
                 s.seed,

@@ -101,6 +101,6 @@ pub fn report(path: &Path) -> Result<String> {
         l = file("level"),
     );
     write_atomic(&out_path, text.as_bytes())?;
-    eprintln!("wrote {}", out_path.display());
+    diag!("wrote {}", out_path.display());
     Ok(text)
 }

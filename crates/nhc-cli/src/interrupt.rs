@@ -20,7 +20,7 @@ pub fn catch(at_once: String) {
     // Without the handler (it cannot be installed), Ctrl-C ends the process as before.
     let _ = ctrlc::set_handler(|| {
         if REQUESTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\n{}", AT_ONCE.get().map_or("", String::as_str));
+            diag!("\n{}", AT_ONCE.get().map_or("", String::as_str));
             std::process::exit(EXIT_INTERRUPTED);
         }
     });

@@ -9,6 +9,15 @@ use nhc_tasks::{any_task::AnyTask, registry::find_in};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+/// A diagnostic line on stderr. A write that fails (stderr closed, or on a full device) is
+/// ignored: reporting must never end the process (`eprintln!` panics then).
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod cluster;
 mod comparison;
@@ -351,7 +360,7 @@ fn main() {
         real_main().err().map(|e| {
             // A run stopped by Ctrl-C is no error: its message says how to resume.
             if let Some(stopped) = e.downcast_ref::<interrupt::Interrupted>() {
-                eprintln!("{stopped}");
+                diag!("{stopped}");
                 return interrupt::EXIT_INTERRUPTED;
             }
             // Print the chain of causes, skipping those a message already quotes.
@@ -362,7 +371,7 @@ fn main() {
                     text = format!("{text}: {c}");
                 }
             }
-            eprintln!("error: {text}");
+            diag!("error: {text}");
             1
         })
     };

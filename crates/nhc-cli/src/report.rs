@@ -57,7 +57,7 @@ pub fn report(path: &Path) -> Result<String> {
         runs_table(&runs, &levels)?,
     );
     write_atomic(&out_path, out.as_bytes())?;
-    eprintln!(
+    diag!(
         "wrote {}{}",
         out_path.display(),
         if figures.is_empty() { "" } else { " and its figures beside it" }
@@ -311,7 +311,7 @@ fn figures(runs: &[Run], curves: Vec<crate::plots::Curves>, path: &Path, out_pat
     }
     let kept = !drawn && Path::new(&format!("{}.svg", stem(0))).exists();
     if kept {
-        eprintln!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
+        diag!("no run of {} carries its learning curve: the earlier figures are kept", path.display());
     }
     let mut figures = String::new();
     if drawn || kept {

@@ -16,7 +16,7 @@ pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool) -> R
         emit(&format!("{}\n", r.text.trim_end()))?;
     }
     if !r.correct {
-        eprintln!("wrong answer: the model's answer differs from the reference answer {}", r.expected);
+        diag!("wrong answer: the model's answer differs from the reference answer {}", r.expected);
         std::process::exit(crate::EXIT_WRONG_ANSWER);
     }
     Ok(())

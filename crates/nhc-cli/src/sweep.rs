@@ -87,7 +87,7 @@ impl SweepObserver for Shown {
         let printed = self.bar.suspend(|| -> Result<()> {
             crate::emit(&format!("{}\n", serde_json::to_string(summary)?))?;
             if summary.outcome == RunOutcome::Cap {
-                eprintln!("note: the run ended at the iteration cap without solving the mixed level");
+                diag!("note: the run ended at the iteration cap without solving the mixed level");
             }
             Ok(())
         });

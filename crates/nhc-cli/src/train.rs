@@ -180,7 +180,7 @@ impl Bar {
             bar.abandon();
             // What follows starts on a line of its own.
             if !bar.is_hidden() {
-                eprintln!();
+                diag!();
             }
         }
         let summary = match outcome {
@@ -195,7 +195,7 @@ impl Bar {
         };
         crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
         if summary.outcome == RunOutcome::Cap {
-            eprintln!("note: the run ended at the iteration cap without solving the mixed level");
+            diag!("note: the run ended at the iteration cap without solving the mixed level");
         }
         Ok(())
     }

@@ -110,7 +110,7 @@ pub fn transfer(t: &Transfer) -> Result<()> {
                 }
                 emit(&text)?;
             } else {
-                eprintln!("{name} on {domain}: {}", cell(&row.training, None));
+                diag!("{name} on {domain}: {}", cell(&row.training, None));
             }
             rows.push(row);
         }

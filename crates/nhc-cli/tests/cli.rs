@@ -458,6 +458,22 @@ fn variants_train_evaluate_and_are_named() {
     fails_with(&["train", "--task", "copy", "--variant", "dnc", "--out", "x"], "unknown model variant");
 }
 
+/// A diagnostic that cannot be written (stderr on a full device) never ends the process: the
+/// command's own exit code stands.
+#[test]
+fn a_full_stderr_is_no_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let code = |args: &[&str]| {
+        let stderr = full.try_clone().unwrap();
+        Command::new(env!("CARGO_BIN_EXE_nhc")).args(args).stderr(stderr).output().unwrap().status.code()
+    };
+    let train = ["train", "--task", "copy", "--out", out.to_str().unwrap(), "--max-iterations", "3"];
+    assert_eq!(code(&train), Some(0));
+    assert_eq!(code(&["eval", "--task", "copy", "--model", "no-such-file.json", "--level", "3"]), Some(1));
+}
+
 /// `--recipe` trains with configs/recipe.toml, and a config file's `[tasks.NAME]` table changes
 /// its task's config only; both are recorded in the checkpoint.
 #[test]
