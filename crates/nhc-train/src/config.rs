@@ -488,7 +488,8 @@ mod tests {
         let mut count = 0;
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
-            TrainConfig::from_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            // The form every command reads: a plain config, or one with [tasks.NAME] tables.
+            crate::TaskConfigs::from_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             count += 1;
         }
         assert!(count >= 10, "{count} configs");
