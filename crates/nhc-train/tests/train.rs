@@ -270,19 +270,22 @@ fn lineages_add_up_to_the_runs_learning_iterations() -> Result<(), Box<dyn std::
     Ok(())
 }
 
-/// A lineage that solves the mixed level but fails the generalization check is dropped: here
-/// the curriculum is level 1 only (one object), the check asks for 30 objects.
-#[test]
-fn failed_generalization_check_restarts_the_lineage() {
-    let config = TrainConfig {
+/// A curriculum of level 1 only (one object) and a check that asks for 30 objects: the check fails.
+fn failing_check() -> TrainConfig {
+    TrainConfig {
         levels: 1,
         perfect_to_solve: 5,
         perfect_to_solve_after_learning: 10,
         check_level: 30,
         check_samples: 20,
         ..Default::default()
-    };
-    let (t, logs) = run(config, 1, 3_000);
+    }
+}
+
+/// A lineage that solves the mixed level but fails the generalization check is dropped.
+#[test]
+fn failed_generalization_check_restarts_the_lineage() {
+    let (t, logs) = run(failing_check(), 1, 3_000);
     let failed: Vec<&IterationLog> = logs.iter().filter(|l| l.check.is_some_and(|c| !c.passed())).collect();
     assert!(!failed.is_empty(), "no check failed in {} iterations", logs.len());
     for l in &failed {
@@ -304,16 +307,8 @@ fn failed_generalization_check_restarts_the_lineage() {
 /// lineage that finishes at last has passed a check.
 #[test]
 fn failed_generalization_check_can_send_the_lineage_back_to_learn() {
-    let config = TrainConfig {
-        levels: 1,
-        perfect_to_solve: 5,
-        perfect_to_solve_after_learning: 10,
-        check_level: 30,
-        check_samples: 20,
-        on_failed_check: OnFailedCheck::Relearn,
-        check_any_shape: true,
-        ..Default::default()
-    };
+    let config =
+        TrainConfig { on_failed_check: OnFailedCheck::Relearn, check_any_shape: true, ..failing_check() };
     let (t, logs) = run(config, 1, 3_000);
     assert_consistent(&logs);
     let failed: Vec<&IterationLog> = logs.iter().filter(|l| l.check.is_some_and(|c| !c.passed())).collect();
