@@ -14,10 +14,11 @@ Python), `check(algorithm)`, then `train(algorithm, seed)`, `sweep([algorithm, .
 draws from. `python -m nhc` trains, resumes, evaluates and
 checks one from the command line.
 Errors: `ValueError` for bad requests, `FileNotFoundError`, `ModelError` for a model file that
-does not load.
+does not load; the warning `WrongAnswer` when `Model.run` (or `plan`, `search`) answers otherwise
+than the reference.
 """
 
-from ._nhc import Model, ModelError, Order, Rng, World, load, resume, sample, scripted, sweep, tasks, train
+from ._nhc import Model, ModelError, Order, Rng, World, WrongAnswer, load, resume, sample, scripted, sweep, tasks, train
 from .algorithm import Algorithm, check
 
 
@@ -34,6 +35,7 @@ __all__ = [
     "Order",
     "Rng",
     "World",
+    "WrongAnswer",
     "check",
     "load",
     "resume",

@@ -16,6 +16,9 @@ _T = TypeVar("_T")
 class ModelError(Exception):
     """A model file that does not load: malformed, of another format, or not a model of the task."""
 
+class WrongAnswer(UserWarning):
+    """The model's answer differs from the reference answer (warned by Model.run, plan and search unless report=True)."""
+
 class TaskInfo(TypedDict):
     name: str
     domains: list[str]

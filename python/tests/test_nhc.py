@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import threading
+import warnings
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,37 @@ def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
         zero.verify(up_to=0)
     with pytest.raises(TypeError, match="up_to"):
         zero.verify(up_to="ten")
+
+
+def test_a_wrong_answer_warns_unless_a_report_is_asked_for(tmp_path):
+    """As `nhc run` exits 3 on a wrong answer, `Model.run` warns `nhc.WrongAnswer` (naming the
+    reference answer); report=True says it in the report instead, and the warning can be
+    silenced."""
+    file = json.loads((MODELS / "copy.json").read_text())
+    file["params"] = [0.0] * len(file["params"])
+    (tmp_path / "zero.json").write_text(json.dumps(file))
+    zero = nhc.load(tmp_path / "zero.json")
+    with pytest.warns(nhc.WrongAnswer, match=r"differs from the reference answer \[5, 6, 7\]") as seen:
+        out = zero.run([5, 6, 7], domain="decimal")
+    assert out != [5, 6, 7] and "report=True" in str(seen[0].message)
+    assert issubclass(nhc.WrongAnswer, UserWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert zero.run([5, 6, 7], domain="decimal", report=True)["correct"] is False
+        assert model("copy").run([5, 6, 7], domain="decimal") == [5, 6, 7]
+        warnings.simplefilter("ignore", nhc.WrongAnswer)
+        zero.run([5, 6, 7], domain="decimal")
+
+
+def test_a_comparison_that_is_no_order_is_named():
+    """A comparison that answers one pair two ways is no total order: the sort says so and names
+    the pair, instead of returning a list that is not a permutation of its input."""
+    rng = random.Random(3)
+    with pytest.raises(ValueError, match=r"compare is not a consistent order: compare\(\d+, \d+\) answered"):
+        model("sort").run(list(range(20)), compare=lambda a, b: rng.choice([-1, 1]))
+    with pytest.raises(ValueError, match=r"compare\(7, 7\) answered 1, not 0"):
+        model("sort").run([7, 3, 7], compare=lambda a, b: (a > b) - (a < b) or 1)
+    assert model("sort").run([3, 1, 2], compare=lambda a, b: a - b) == [1, 2, 3]
 
 
 def test_trace_columns_are_one_dimensional_and_per_step():

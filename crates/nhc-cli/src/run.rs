@@ -15,6 +15,13 @@ pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool) -> R
     } else {
         emit(&format!("{}\n", r.text.trim_end()))?;
     }
+    if !r.correct && r.output == r.expected {
+        diag!(
+            "wrong run: the answer is the reference answer, but the model's {} steps leave the algorithm's (a scored step differs, or it stops elsewhere); `nhc trace` with the same --input shows where",
+            r.steps
+        );
+        std::process::exit(crate::EXIT_WRONG_ANSWER);
+    }
     if !r.correct {
         diag!("wrong answer: the model's answer differs from the reference answer {}", r.expected);
         std::process::exit(crate::EXIT_WRONG_ANSWER);

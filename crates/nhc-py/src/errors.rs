@@ -14,6 +14,13 @@ pyo3::create_exception!(
     "A model file that does not load: malformed, of another format, or not a model of the task."
 );
 
+pyo3::create_exception!(
+    nhc,
+    WrongAnswer,
+    pyo3::exceptions::PyUserWarning,
+    "The model's answer differs from the reference answer (warned by Model.run, plan and search unless report=True)."
+);
+
 /// A bad request (unknown task or domain, level 0, an input the task cannot take).
 pub fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())

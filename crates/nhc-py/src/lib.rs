@@ -65,6 +65,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ModelError", m.py().get_type::<errors::ModelError>())?;
+    m.add("WrongAnswer", m.py().get_type::<errors::WrongAnswer>())?;
     m.add_class::<model::Model>()?;
     m.add_class::<user::Order>()?;
     m.add_class::<user::World>()?;

@@ -8,7 +8,7 @@
 
 use crate::convert::{to_json, to_py, trace_columns};
 use crate::declared::PyDeclared;
-use crate::errors::{model_error, task_error, value_error};
+use crate::errors::{WrongAnswer, model_error, task_error, value_error};
 use crate::steps::Indices;
 use crate::user::{self, Calls, InPython, Order, UserDomain, World};
 use nhc_model::{Variant, theta_len};
@@ -299,19 +299,52 @@ impl Model {
         }
     }
 
-    fn report<'py>(
+    /// The answer of a run: with `report` the dict {"output", "expected", "correct", "steps"};
+    /// else the output, with a [`WrongAnswer`] warning when it differs from the reference (as
+    /// `nhc run` exits 3), which names the reference and how to silence it.
+    fn answered<'py>(
         py: Python<'py>,
+        report: bool,
         output: Bound<'py, PyAny>,
-        expected: Bound<'py, PyAny>,
+        expected: impl FnOnce() -> PyResult<Bound<'py, PyAny>>,
         correct: bool,
         steps: u64,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let d = PyDict::new(py);
-        d.set_item("output", output)?;
-        d.set_item("expected", expected)?;
-        d.set_item("correct", correct)?;
-        d.set_item("steps", steps)?;
-        Ok(d.into_any())
+        if report {
+            let d = PyDict::new(py);
+            d.set_item("output", output)?;
+            d.set_item("expected", expected()?)?;
+            d.set_item("correct", correct)?;
+            d.set_item("steps", steps)?;
+            return Ok(d.into_any());
+        }
+        if !correct {
+            let expected = expected()?;
+            let message = if output.eq(&expected)? {
+                format!(
+                    "the model's answer is the reference answer, but its run of {steps} steps leaves the \
+                     algorithm's (a scored step differs, or it stops elsewhere; Model.trace shows where); \
+                     report=True says so in the report, and warnings.simplefilter('ignore', nhc.WrongAnswer) silences this"
+                )
+            } else {
+                let mut shown = expected.repr()?.to_string();
+                if shown.chars().count() > 120 {
+                    shown = shown.chars().take(117).collect::<String>() + "...";
+                }
+                format!(
+                    "the model's answer differs from the reference answer {shown} (after {steps} steps); \
+                     report=True returns both, and warnings.simplefilter('ignore', nhc.WrongAnswer) silences this"
+                )
+            };
+            let category = py.get_type::<WrongAnswer>();
+            PyErr::warn(
+                py,
+                &category,
+                &std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default(),
+                1,
+            )?;
+        }
+        Ok(output)
     }
 
     /// `plan` (`want_plan`) or `search` in a Python world: the answer, or with `report` the
@@ -340,11 +373,7 @@ impl Model {
         let world = &task.0.task().world;
         let r = in_python(task.0.calls(), task.run(&self.model, &world.input(start, goal)))?;
         let output = world.answer(py, &r.output)?;
-        if report {
-            Self::report(py, output, world.answer(py, &r.expected)?, r.correct, r.steps)
-        } else {
-            Ok(output)
-        }
+        Self::answered(py, report, output, || world.answer(py, &r.expected), r.correct, r.steps)
     }
 }
 
@@ -422,7 +451,8 @@ impl Model {
     /// domain: a domain name or an `nhc.Order` (default: the domain the model was trained on: the
     /// `nhc.Order` of `nhc.train(..., domain=order)`, else a built-in domain).
     /// compare(a, b): sort with this comparison (negative, zero or positive, like `cmp`).
-    /// report: return {"output", "expected", "correct", "steps"} instead of the answer.
+    /// report: return {"output", "expected", "correct", "steps"} instead of the answer; without
+    /// it, an answer that differs from the reference warns `nhc.WrongAnswer`.
     #[pyo3(signature = (input, domain=None, compare=None, report=false))]
     fn run<'py>(
         &self,
@@ -443,21 +473,23 @@ impl Model {
             Domain::Named(task) => {
                 let value = to_json(input)?;
                 let r = py.detach(|| task.run(&self.model, &value)).map_err(task_error)?;
-                if report {
-                    Self::report(py, to_py(py, &r.output)?, to_py(py, &r.expected)?, r.correct, r.steps)
-                } else {
-                    to_py(py, &r.output)
-                }
+                Self::answered(
+                    py,
+                    report,
+                    to_py(py, &r.output)?,
+                    || to_py(py, &r.expected),
+                    r.correct,
+                    r.steps,
+                )
             }
             Domain::Order(task) => {
                 let order = &task.0.task().0;
                 let r = in_python(task.0.calls(), task.run(&self.model, &order.input(input)?))?;
-                let output = order.answer(py, &r.output)?;
-                if report {
-                    Self::report(py, output, order.answer(py, &r.expected)?, r.correct, r.steps)
-                } else {
-                    Ok(output)
+                if let Some(why) = order.calls().inconsistency() {
+                    return Err(value_error(why));
                 }
+                let output = order.answer(py, &r.output)?;
+                Self::answered(py, report, output, || order.answer(py, &r.expected), r.correct, r.steps)
             }
             Domain::World(_) => Err(value_error("in a Python world, use Model.plan or Model.search")),
             Domain::Declared(declared) => {
@@ -467,11 +499,7 @@ impl Model {
                 declared.calls().check()?;
                 let r = r.map_err(task_error)?;
                 let output = declared.answer(py, &r.output)?;
-                if report {
-                    Self::report(py, output, declared.answer(py, &r.expected)?, r.correct, r.steps)
-                } else {
-                    Ok(output)
-                }
+                Self::answered(py, report, output, || declared.answer(py, &r.expected), r.correct, r.steps)
             }
         }
     }

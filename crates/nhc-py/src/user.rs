@@ -45,6 +45,20 @@ pub struct Calls {
     failed: AtomicBool,
     failure: Mutex<Option<PyErr>>,
     objects: Mutex<Objects>,
+    answers: Mutex<Answers>,
+}
+
+/// What `compare` answered, by pair of objects (their addresses), up to [`Answers::CAP`] pairs,
+/// and the first pair whose answers contradict each other.
+#[derive(Default)]
+struct Answers {
+    sign: HashMap<(usize, usize), i8>,
+    contradiction: Option<String>,
+}
+
+impl Answers {
+    /// Pairs kept for the consistency check (a level-1 000 sort asks about 10⁶).
+    const CAP: usize = 1 << 21;
 }
 
 /// Python objects by number, and each object's number by its address.
@@ -87,6 +101,42 @@ impl Calls {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+    /// Records `compare(a, b)`'s sign: a pair asked twice must get the same answer, its swap
+    /// the opposite one, and an object compared with itself 0; the first contradiction is kept,
+    /// naming the pair ([`Calls::inconsistency`]).
+    fn answered(&self, (a, b): (&Bound<'_, PyAny>, &Bound<'_, PyAny>), sign: i8) {
+        let (x, y) = (a.as_ptr() as usize, b.as_ptr() as usize);
+        let mut answers = lock(&self.answers);
+        if answers.contradiction.is_some() {
+            return;
+        }
+        let show = |o: &Bound<'_, PyAny>| o.repr().map_or_else(|_| "?".to_string(), |r| r.to_string());
+        let (a, b) = (show(a), show(b));
+        let seen = answers.sign.get(&(x, y)).copied();
+        let swapped = answers.sign.get(&(y, x)).copied();
+        let contradiction = if x == y && sign != 0 {
+            Some(format!("compare({a}, {a}) answered {sign}, not 0"))
+        } else if let Some(e) = seen.filter(|&e| e != sign) {
+            Some(format!("compare({a}, {b}) answered {e} once and {sign} another time"))
+        } else if let Some(e) = swapped.filter(|&e| e != -sign) {
+            Some(format!("compare({b}, {a}) answered {e} but compare({a}, {b}) {sign}"))
+        } else {
+            if answers.sign.len() < Answers::CAP {
+                answers.sign.insert((x, y), sign);
+            }
+            None
+        };
+        answers.contradiction = contradiction;
+    }
+    /// The first contradiction in `compare`'s answers, as a message naming the pair.
+    pub fn inconsistency(&self) -> Option<String> {
+        let answers = lock(&self.answers);
+        let found = answers.contradiction.as_ref()?;
+        Some(format!(
+            "compare is not a consistent order: {found}; a sort needs the same answer each time, \
+             compare(b, a) = -compare(a, b) and compare(a, a) = 0"
+        ))
     }
     /// The number naming `obj` in the core's JSON (null for the empty word).
     pub fn number(&self, obj: &Obj) -> Value {
@@ -566,6 +616,10 @@ impl Order {
         }
         Ok(self.json(&items))
     }
+    /// The request's calls (the consistency of `compare`'s answers).
+    pub fn calls(&self) -> &Calls {
+        &self.calls
+    }
     /// A list the core answered (its objects' numbers) as a Python list.
     pub fn answer<'py>(&self, py: Python<'py>, answer: &Value) -> PyResult<Bound<'py, PyAny>> {
         let items = self.calls.objects(answer).map_err(PyValueError::new_err)?;
@@ -588,6 +642,8 @@ impl OrderTrait for Order {
             if x.is_nan() {
                 return Err(wrong_type("compare", wanted, &r));
             }
+            let sign = if x < 0.0 { -1 } else { i8::from(x > 0.0) };
+            self.calls.answered((a.bind(py), b.bind(py)), sign);
             Ok(x <= 0.0)
         })
         .unwrap_or(true)

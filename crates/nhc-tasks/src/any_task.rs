@@ -78,6 +78,8 @@ pub trait AnyTask: Sync {
     fn check_level(&self, level: usize) -> Result<(), TaskError>;
     /// The highest level this task accepts (a small world may have fewer distinct problems).
     fn max_level(&self) -> usize;
+    /// At least the steps of a sample of `level` ([`Task::max_steps`]).
+    fn level_steps(&self, level: usize) -> u64;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
     /// `samples` fresh samples of `level` (MODEL §8).
@@ -484,6 +486,9 @@ impl<T: Task> AnyTask for Entry<T> {
     }
     fn max_level(&self) -> usize {
         self.0.max_level()
+    }
+    fn level_steps(&self, level: usize) -> u64 {
+        self.0.max_steps(level)
     }
     fn check_level(&self, level: usize) -> Result<(), TaskError> {
         let max = self.0.max_level();

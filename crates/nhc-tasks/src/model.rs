@@ -40,7 +40,8 @@ pub struct ModelFile {
     pub domain: String,
     /// Sizes and switches of the algorithmic modules.
     pub config: Config,
-    /// θ in the paper's order (see `nhc_model::Layout`).
+    /// θ in the paper's order (see `nhc_model::Layout`), each a number a 32-bit float holds.
+    #[serde(deserialize_with = "f32_values")]
     pub params: Vec<f32>,
     /// A digest of a declared algorithm's declaration (absent for the built-in algorithms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,10 +64,15 @@ pub enum ModelError {
     Format { path: PathBuf, found: u32 },
     #[error("{path} holds a model of algorithm `{found}`, not `{expected}`")]
     AlgorithmMismatch { path: PathBuf, expected: String, found: String },
-    #[error("{path} does not fit `{algorithm}` as {variant} (expected config {expected}, found {found})")]
-    ConfigMismatch { path: PathBuf, algorithm: String, variant: Variant, expected: String, found: String },
+    /// `differs` names each field that differs, with the value expected and the one found.
+    #[error("{path} does not fit `{algorithm}` as {variant}: its config has {differs}")]
+    ConfigMismatch { path: PathBuf, algorithm: String, variant: Variant, differs: String },
     #[error("{path}: {source}")]
     Params { path: PathBuf, source: ParamsError },
+    #[error(
+        "{path} holds a model of variant {found}, not {asked}; drop --variant, or give a model of {asked}"
+    )]
+    VariantMismatch { path: PathBuf, asked: Variant, found: Variant },
     #[error("the scripted solution is written for the full NHC, not {0}")]
     ScriptedVariant(Variant),
     #[error("algorithm `{0}` has no scripted solution")]
@@ -129,13 +135,11 @@ impl ModelFile {
             ..expected.model(file.variant)
         };
         if file.config != config {
-            let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
             return Err(ModelError::ConfigMismatch {
                 path: p(),
                 algorithm: file.algorithm,
                 variant: file.variant,
-                expected: show(&config),
-                found: show(&file.config),
+                differs: differences(&config, &file.config),
             });
         }
         let params = Params::new(file.config, file.params)
@@ -167,6 +171,38 @@ impl ModelFile {
     }
 }
 
+/// θ's numbers as f32, each read as f64 first: one beyond f32's range is an error that says so
+/// (a plain f32 read would make it infinite, and the model "not finite").
+fn f32_values<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+    let wide = Vec::<f64>::deserialize(d)?;
+    wide.iter()
+        .enumerate()
+        .map(|(i, &x)| match x as f32 {
+            y if y.is_finite() => Ok(y),
+            _ => Err(serde::de::Error::custom(format!(
+                "params[{i}] = {x:e} does not fit a 32-bit float (θ is stored as f32, and a model's |θ| is at most {:e})",
+                nhc_model::params::MAX_PARAM
+            ))),
+        })
+        .collect()
+}
+
+/// The fields in which config `found` differs from `expected`, as `name expected E, found F`.
+fn differences(expected: &Config, found: &Config) -> String {
+    let (e, f) = (serde_json::to_value(expected), serde_json::to_value(found));
+    let (Ok(serde_json::Value::Object(e)), Ok(serde_json::Value::Object(f))) = (e, f) else {
+        return "another config".to_string();
+    };
+    let differs: Vec<String> = e
+        .iter()
+        .filter(|(k, v)| f.get(*k) != Some(v))
+        .map(|(k, v)| {
+            format!("{k} {}, expected {v}", f.get(k).map_or("missing".to_string(), |x| x.to_string()))
+        })
+        .collect();
+    if differs.is_empty() { "another config".to_string() } else { differs.join("; ") }
+}
+
 impl Model {
     /// `scripted`, or the path of a model file for `task`'s algorithm. `variant`, when given,
     /// must be the file's (the scripted solution exists only for the full NHC).
@@ -182,15 +218,11 @@ impl Model {
         }
         let path = Path::new(arg);
         let model = ModelFile::load(path, task)?;
-        if let Some(v) = variant.filter(|v| *v != model.variant) {
-            let algorithm = task.algorithm();
-            let show = |c: &Config| serde_json::to_string(c).unwrap_or_default();
-            return Err(ModelError::ConfigMismatch {
+        if let Some(asked) = variant.filter(|v| *v != model.variant) {
+            return Err(ModelError::VariantMismatch {
                 path: path.to_path_buf(),
-                algorithm: algorithm.name.into(),
-                variant: v,
-                expected: show(&algorithm.model(v)),
-                found: show(model.params.config()),
+                asked,
+                found: model.variant,
             });
         }
         Ok(Model::Learned(Box::new(model)))

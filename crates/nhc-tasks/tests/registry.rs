@@ -151,9 +151,11 @@ fn model_files_with_extreme_numbers_are_refused() {
     std::fs::create_dir_all(&dir).unwrap();
     let task = nhc_tasks::find("copy").unwrap();
     let len = theta_len(&task.config());
-    for (value, needle) in
-        [("3e38", "out of range"), ("1e39", "not a finite number"), ("1e400", "not a valid")]
-    {
+    for (value, needle) in [
+        ("3e38", "out of range"),
+        ("1e39", "params[0] = 1e39 does not fit a 32-bit float"),
+        ("1e400", "not a valid"),
+    ] {
         let params = vec![value; len].join(",");
         let text = format!(
             r#"{{"format":2,"algorithm":"copy","variant":"nhc","domain":"binary","config":{},"params":[{params}]}}"#,
@@ -164,4 +166,14 @@ fn model_files_with_extreme_numbers_are_refused() {
         let err = nhc_tasks::ModelFile::load(&path, task).unwrap_err().to_string();
         assert!(err.contains(needle), "{value}: {err}");
     }
+    // A config that differs is named by the field that differs, not printed whole.
+    let mut config = serde_json::to_value(task.config()).unwrap();
+    config["controller"] = serde_json::json!(7);
+    let text = format!(
+        r#"{{"format":2,"algorithm":"copy","variant":"nhc","domain":"binary","config":{config},"params":[]}}"#
+    );
+    let path = dir.join("m.json");
+    std::fs::write(&path, text).unwrap();
+    let err = nhc_tasks::ModelFile::load(&path, task).unwrap_err().to_string();
+    assert!(err.ends_with("does not fit `copy` as nhc: its config has controller 7, expected 6"), "{err}");
 }

@@ -317,7 +317,9 @@ pub(crate) fn one_line(e: &toml::de::Error, text: &str) -> String {
         .replace("expected usize", "expected a whole number ≥ 0");
     match e.span() {
         Some(span) => {
-            format!("line {}: {message}", text[..span.start.min(text.len())].lines().count().max(1))
+            // The line of the span's start: the newlines before it, plus one.
+            let before = text.get(..span.start.min(text.len())).unwrap_or(text);
+            format!("line {}: {message}", before.matches('\n').count() + 1)
         }
         None => message,
     }
@@ -687,6 +689,14 @@ mod tests {
             ("restart_after = -5", "line 1: invalid value: integer `-5`, expected a whole number ≥ 0"),
         ] {
             assert_eq!(TrainConfig::from_toml(text), Err(ConfigError::Toml(want.to_string())), "{text}");
+        }
+        // The line counts blank lines too.
+        for (text, want) in [
+            ("batch = 8\n\nbatchx = 3", "line 3: unknown field `batchx`"),
+            ("batch = 8\nsigma = 0.1\nbatch = 9", "line 3: duplicate key"),
+        ] {
+            let got = TrainConfig::from_toml(text);
+            assert!(matches!(&got, Err(ConfigError::Toml(m)) if m.starts_with(want)), "{text}: {got:?}");
         }
         assert_eq!(TrainConfig::from_toml("batch = 0"), Err(ConfigError::Batch(0)));
         let full = toml::to_string(&TrainConfig::default()).unwrap();

@@ -214,6 +214,46 @@ impl Curriculum {
         self.patience = 0;
     }
 
+    /// Whether `config` can have produced this position: its levels, a level within them, the
+    /// bad memories' capacity and keys (levels up to the check's), a streak short of solving.
+    /// `Err` names what it cannot have produced.
+    pub fn check(&self, config: &TrainConfig) -> Result<(), String> {
+        let top = self.levels + 1;
+        let max_key = top.max(config.check_level);
+        if self.levels != config.levels {
+            Err(format!("curriculum.levels is {}, the config's levels {}", self.levels, config.levels))
+        } else if !(1..=top).contains(&self.level) {
+            Err(format!("curriculum.level is {}, outside the curriculum's levels 1–{top}", self.level))
+        } else if self.last_solved > self.level || (self.last_solved == self.level && !self.is_mixed()) {
+            Err(format!(
+                "curriculum.last_solved is {}, not below the current level {}",
+                self.last_solved, self.level
+            ))
+        } else if self.finished && !(self.is_mixed() && self.last_solved == top) {
+            Err(format!(
+                "curriculum.finished is set at level {} (last solved {})",
+                self.level, self.last_solved
+            ))
+        } else if self.streak > self.needed(config) {
+            Err(format!(
+                "curriculum.streak is {}, beyond the {} that solve a level",
+                self.streak,
+                self.needed(config)
+            ))
+        } else if self.bad.capacity != config.bad_memories || self.bad.len() > self.bad.capacity {
+            Err(format!(
+                "the bad memories hold {} of capacity {}, the config's bad_memories {}",
+                self.bad.len(),
+                self.bad.capacity,
+                config.bad_memories
+            ))
+        } else if let Some(k) = self.bad.iter().find(|k| !(1..=max_key).contains(&k.level)) {
+            Err(format!("a bad memory is of level {}, outside 1–{max_key}", k.level))
+        } else {
+            Ok(())
+        }
+    }
+
     /// Back to level 1 with empty bad memories (a restart, MODEL §6); the ended lineages stay.
     pub fn reset(&mut self, config: &TrainConfig) {
         let ended_lineages = std::mem::take(&mut self.ended_lineages);

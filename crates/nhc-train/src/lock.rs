@@ -20,6 +20,12 @@ pub enum LockError {
     CreateDir { dir: PathBuf, source: std::io::Error },
     #[error("{} exists and is not a directory", dir.display())]
     NotADirectory { dir: PathBuf },
+    #[error(
+        "{} is a symbolic link to {}, which does not exist; remove the link, create its target, or give another directory",
+        dir.display(),
+        target.display()
+    )]
+    BrokenLink { dir: PathBuf, target: PathBuf },
     #[error("cannot open lock file {}", path.display())]
     Open { path: PathBuf, source: std::io::Error },
     /// Another process holds the lock; `pid` is what it wrote into the file, if anything.
@@ -35,6 +41,11 @@ pub enum LockError {
 pub fn lock(dir: &Path) -> Result<DirLock, LockError> {
     if dir.exists() && !dir.is_dir() {
         return Err(LockError::NotADirectory { dir: dir.into() });
+    }
+    if !dir.exists()
+        && let Ok(target) = std::fs::read_link(dir)
+    {
+        return Err(LockError::BrokenLink { dir: dir.into(), target });
     }
     std::fs::create_dir_all(dir).map_err(|source| LockError::CreateDir { dir: dir.into(), source })?;
     let path = dir.join("lock");
@@ -69,6 +80,22 @@ pub fn lock(dir: &Path) -> Result<DirLock, LockError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A symbolic link to nothing is named as such, not as "File exists".
+    #[cfg(unix)]
+    #[test]
+    fn a_broken_link_is_named() -> Result<(), Box<dyn std::error::Error>> {
+        let tmp = tempfile::tempdir()?;
+        let link = tmp.path().join("out");
+        std::os::unix::fs::symlink(tmp.path().join("gone"), &link)?;
+        let err = lock(&link).err().ok_or("a broken link was locked")?;
+        assert!(
+            err.to_string().contains("is a symbolic link to ")
+                && err.to_string().contains("gone, which does not exist"),
+            "{err}"
+        );
+        Ok(())
+    }
 
     #[test]
     fn a_second_lock_on_the_same_directory_is_refused_until_the_first_is_dropped()

@@ -27,11 +27,32 @@ pub const CHECKPOINT_EVERY: u64 = 250;
 /// ...and seconds: each checkpoint is an fsync, which fast runs would otherwise wait on.
 pub const CHECKPOINT_SECONDS: f64 = 1.0;
 
-/// The checkpoint file: trainer state plus the wall time spent so far.
+/// The checkpoint: trainer state plus the wall time spent so far. On disk it carries the
+/// SHA-256 digest of both ([`CheckpointFile`]), so an edited or damaged file is refused.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     pub state: TrainState,
     pub seconds: f64,
+}
+
+/// `checkpoint.json` as written: the state's JSON text exactly, the seconds, and the digest of
+/// the two ([`digest`]).
+#[derive(Serialize, Deserialize)]
+struct CheckpointFile<'a> {
+    #[serde(borrow)]
+    state: &'a serde_json::value::RawValue,
+    seconds: f64,
+    #[serde(default)]
+    digest: Option<String>,
+}
+
+/// The SHA-256 of a checkpoint's state text and seconds, in hex.
+fn digest(state: &str, seconds: f64) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(state.as_bytes());
+    h.update(seconds.to_le_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A run directory that cannot be started, resumed or written.
@@ -45,6 +66,12 @@ pub enum RunDirError {
     NotRunDir { dir: PathBuf },
     #[error("{} is damaged", path.display())]
     Damaged { path: PathBuf, source: serde_json::Error },
+    /// The checkpoint's contents do not match the digest written with them.
+    #[error(
+        "{} {what}: it was edited or damaged since it was written; restore it, or start the run again in a new directory",
+        path.display()
+    )]
+    Digest { path: PathBuf, what: &'static str },
     #[error("{} cannot be resumed", path.display())]
     Resume { path: PathBuf, source: TrainError },
     /// A line of `metrics.jsonl` at or before the checkpoint does not read (1-based `line`).
@@ -199,9 +226,21 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunDirError> {
     read_checkpoint(&path)
 }
 
+/// Reads a checkpoint and checks its digest: the state is trusted only as written.
 fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
     let text = read_text(path, "checkpoint", MAX_STATE_BYTES)?;
-    serde_json::from_str(&text).map_err(|source| RunDirError::Damaged { path: path.into(), source })
+    let damaged = |source| RunDirError::Damaged { path: path.into(), source };
+    let file: CheckpointFile = serde_json::from_str(&text).map_err(damaged)?;
+    let refused = |what| RunDirError::Digest { path: path.into(), what };
+    match &file.digest {
+        None => return Err(refused("carries no digest")),
+        Some(d) if *d != digest(file.state.get(), file.seconds) => {
+            return Err(refused("does not match its digest"));
+        }
+        Some(_) => {}
+    }
+    let state = serde_json::from_str(file.state.get()).map_err(damaged)?;
+    Ok(Checkpoint { state, seconds: file.seconds })
 }
 
 /// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
@@ -251,9 +290,13 @@ fn save_checkpoint(
     let metrics = |source| RunDirError::Write { path: dir.join("metrics.jsonl"), source };
     log.flush().map_err(metrics)?;
     log.get_ref().sync_data().map_err(metrics)?;
-    let cp = Checkpoint { state: trainer.state().clone(), seconds };
     let path = dir.join("checkpoint.json");
-    write_file(&path, to_json(&cp, &path, false)?.as_bytes())
+    let state = to_json(trainer.state(), &path, false)?;
+    let raw = serde_json::value::RawValue::from_string(state)
+        .map_err(|source| RunDirError::Serialize { path: path.clone(), source })?;
+    let digest = Some(digest(raw.get(), seconds));
+    let file = CheckpointFile { state: &raw, seconds, digest };
+    write_file(&path, to_json(&file, &path, false)?.as_bytes())
 }
 
 fn drive(

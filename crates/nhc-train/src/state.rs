@@ -60,6 +60,29 @@ impl TrainState {
         self.curriculum.should_restart(&self.config)
     }
 
+    /// Whether the run's config can have produced this state (a checkpoint is refused otherwise):
+    /// the curriculum's position ([`Curriculum::check`]) and counters that agree.
+    pub fn check(&self) -> Result<(), String> {
+        self.curriculum.check(&self.config)?;
+        let ended = self.curriculum.ended_lineages.len() as u64;
+        if self.learning_iterations > self.iteration || self.lineage_start > self.iteration {
+            Err(format!(
+                "{} learning iterations and a lineage begun at iteration {}, at iteration {}",
+                self.learning_iterations, self.lineage_start, self.iteration
+            ))
+        } else if self.restarts != ended {
+            Err(format!("{} restarts but {ended} ended lineages", self.restarts))
+        } else if self.last_level_learned > self.curriculum.levels + 1 {
+            Err(format!(
+                "last_level_learned is {}, beyond the curriculum's {} levels",
+                self.last_level_learned,
+                self.curriculum.levels + 1
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     /// Learning iterations of the current lineage: the run's, less those of the ended lineages.
     pub fn current_learning(&self) -> u64 {
         let ended: u64 = self.curriculum.ended_lineages.iter().map(|l| l.learning_iterations).sum();

@@ -46,6 +46,12 @@ pub enum TrainError {
     ThetaLength { task: &'static str, variant: Variant, expected: usize, found: usize },
     #[error("checkpoint θ: {0}")]
     CheckpointTheta(ParamsError),
+    #[error(
+        "one iteration of this config would run about {total} model steps ({episodes} episodes of θ and the population on a batch, up to {steps} steps each at level {level}, and {check} for the check): more than a quarter of an hour even at 10 million steps a second; lower population, batch, levels or check_samples"
+    )]
+    Cost { total: u64, episodes: u64, steps: u64, level: usize, check: u64 },
+    #[error("the checkpoint's state is not one its config can produce: {0}")]
+    State(String),
     #[error("word noise is defined for the NHC's control words only; {0} trains without it (word_noise = 0)")]
     WordNoise(Variant),
     #[error(
@@ -68,6 +74,29 @@ pub fn model_config(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) 
         free_gates: config.free_gates.unwrap_or(base.free_gates),
         ..base
     }
+}
+
+/// Model steps at which one iteration is refused before the run starts: over a quarter of an
+/// hour even at 10 million steps a second (a run of the paper's config makes about 10⁶ an
+/// iteration at level 10).
+pub const MAX_ITERATION_STEPS: u64 = 10_000_000_000;
+
+/// Refuses a config whose iteration would run more than [`MAX_ITERATION_STEPS`] model steps: θ
+/// and the population on a batch at the highest level, plus a generalization check's samples.
+/// Each value may be within its bounds while their product is not.
+fn iteration_cost(task: &dyn AnyTask, config: &ValidConfig) -> Result<(), TrainError> {
+    let episodes = (config.population as u64 + 1).saturating_mul(config.batch as u64);
+    let level = config.levels.min(task.max_level());
+    let steps = task.level_steps(level);
+    let check = match config.check_level {
+        0 => 0,
+        l => (config.check_samples as u64).saturating_mul(task.level_steps(l.min(task.max_level()))),
+    };
+    let total = episodes.saturating_mul(steps).saturating_add(check);
+    if total > MAX_ITERATION_STEPS {
+        return Err(TrainError::Cost { total, episodes, steps, level, check });
+    }
+    Ok(())
 }
 
 /// Each offspring's raw fitness, utility and steps, by offspring index; empty when θ was left
@@ -101,6 +130,7 @@ impl Trainer {
         if !model.memory.word_noise() && config.word_noise > 0.0 {
             return Err(TrainError::WordNoise(variant));
         }
+        iteration_cost(task, &config)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let theta = initial_theta(&model, &config, &mut rng);
         let state = TrainState {
@@ -150,6 +180,7 @@ impl Trainer {
             });
         }
         Params::new(model.clone(), state.nes.theta.clone()).map_err(TrainError::CheckpointTheta)?;
+        state.check().map_err(TrainError::State)?;
         Ok(Trainer { state, task, model, peers: Arc::new(Alone) })
     }
 

@@ -105,3 +105,48 @@ fn directories_holding_a_run_none_or_in_use_are_refused() -> TestResult {
     assert!(matches!(run_dir::start(trainer(2)?, &other, &mut Silent)?, Outcome::Finished { .. }));
     Ok(())
 }
+
+/// A checkpoint is trusted only as written: one digit of θ changed or the digest removed is
+/// refused on resume, and a state the config cannot produce (a level beyond the curriculum, a
+/// curriculum of no levels) is refused even with a matching digest.
+#[test]
+fn edited_checkpoints_and_impossible_states_are_refused() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let dir = tmp.path().join("run");
+    let mut stop = StopAfter { after: 5, started: 0, seen: Vec::new() };
+    run_dir::start(trainer(3)?, &dir, &mut stop)?;
+    let path = dir.join("checkpoint.json");
+    let text = std::fs::read_to_string(&path)?;
+    let refused = |edited: &str, what: &str| -> TestResult {
+        std::fs::write(&path, edited)?;
+        let err = run_dir::resume(&dir, &mut Silent).err().ok_or("an edited checkpoint resumed")?;
+        assert!(matches!(err, RunDirError::Digest { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains(what) && message.contains("was edited or damaged"), "{message}");
+        Ok(())
+    };
+    let at = text.find("\"theta\":[").ok_or("θ in the checkpoint")? + 9;
+    let digit = at + text[at..].find(|c: char| c.is_ascii_digit()).ok_or("a digit of θ")?;
+    let other = if &text[digit..=digit] == "1" { "2" } else { "1" };
+    refused(&format!("{}{other}{}", &text[..digit], &text[digit + 1..]), "does not match its digest")?;
+    let cut = text.find(",\"digest\":").ok_or("the digest")?;
+    refused(&format!("{}}}", &text[..cut]), "carries no digest")?;
+    std::fs::write(&path, &text)?;
+
+    let state = run_dir::load_checkpoint(&dir)?.state;
+    let task = nhc_tasks::find("copy")?;
+    let mut far = state.clone();
+    far.curriculum.level = 1_000_000;
+    let err = Trainer::from_state(task, far).err().ok_or("a level beyond the curriculum")?;
+    assert!(
+        err.to_string().contains("curriculum.level is 1000000, outside the curriculum's levels 1–11"),
+        "{err}"
+    );
+    let mut none = state.clone();
+    none.curriculum.levels = 0;
+    let err = Trainer::from_state(task, none).err().ok_or("a curriculum of no levels")?;
+    assert!(err.to_string().contains("curriculum.levels is 0, the config's levels 10"), "{err}");
+    Trainer::from_state(task, state)?;
+    assert!(matches!(run_dir::resume(&dir, &mut Silent)?, Outcome::Finished { .. }));
+    Ok(())
+}

@@ -432,3 +432,21 @@ proptest::proptest! {
         }
     }
 }
+
+/// Values each within their bounds whose product is not (10⁹ episodes an iteration) are refused
+/// before the run starts, with the estimate; the paper's config is far below it.
+#[test]
+fn a_config_whose_iteration_costs_too_much_is_refused_with_its_estimate() {
+    let costly = TrainConfig { population: 10_000, batch: 100_000, ..TrainConfig::default() };
+    let err = Trainer::new(copy(), Variant::Nhc, costly.validate().unwrap(), 1).err().unwrap();
+    let text = err.to_string();
+    assert!(text.starts_with("one iteration of this config would run about "), "{text}");
+    assert!(
+        text.contains("1000100000 episodes")
+            && text.ends_with("lower population, batch, levels or check_samples"),
+        "{text}"
+    );
+    let check = TrainConfig { check_level: 99, check_samples: 100_000, ..TrainConfig::default() };
+    Trainer::new(nhc_tasks::find("sort").unwrap(), Variant::Nhc, check.validate().unwrap(), 1).unwrap();
+    Trainer::new(copy(), Variant::Nhc, TrainConfig::default().validate().unwrap(), 1).unwrap();
+}
