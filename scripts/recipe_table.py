@@ -41,6 +41,9 @@ SCREENS = [
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_shapes_bus_screen.toml --out runs/screens/shapes-bus"),
     ("noise", "check + relearn + word noise 0.1 (arithmetic so far)", "recipe_noise_screen",
      "nhc sweep --tasks arithmetic --runs 15 --levels 30 --config configs/recipe_noise_screen.toml --out runs/screens/noise"),
+    ("recipe_noise", "the recipe (check + relearn, Bus feedback for the copy family, sort's any shape) + word noise 0.1",
+     "recipe_noise_all_screen",
+     "nhc sweep --tasks sort,duplicated --runs 15 --levels 30 --config configs/recipe_noise_all_screen.toml --out runs/screens/noise-sd --jobs 1"),
 ]
 
 

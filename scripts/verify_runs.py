@@ -114,6 +114,12 @@ def main():
             missing = [run_dir(lines[i], args.runs) for i in todo if not (run_dir(lines[i], args.runs) / "eval.json").exists()]
             if missing:
                 raise SystemExit(f"{len(missing)} run directories are missing, e.g. {missing[0]} (or give --partial)")
+        def save():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text("".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines))
+            tmp.replace(path)
+
+        # Each record is saved as it comes, so a stopped call keeps the runs it verified.
         with ThreadPoolExecutor(args.jobs) as pool:
             for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i], args.runs, args.screen), todo)):
                 if record is None:
@@ -121,9 +127,8 @@ def main():
                 lines[i]["verify"] = record
                 s = lines[i]["summary"]
                 print(f"{s['task']} seed {s['seed']}: {record['outcome']}", file=sys.stderr)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text("".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines))
-        tmp.replace(path)
+                save()
+        save()
         done = sum(1 for line in lines if "verify" in line)
         print(f"{path}: {done} of {len(lines)} runs carry their verification", file=sys.stderr)
 
