@@ -147,5 +147,6 @@ mod tests {
     fn the_recipe_parses() {
         let r = TaskConfigs::recipe();
         assert!(r.get("copy").get().check_level > 0);
+        assert!(r.get("arithmetic").get().word_noise > 0.0 && r.get("sort").get().word_noise == 0.0);
     }
 }
