@@ -448,7 +448,7 @@ fn variants_train_evaluate_and_are_named() {
         assert_eq!(v["variant"], variant);
         fails_with(
             &["eval", "--task", "copy", "--model", path, "--variant", "nhc", "--level", "3"],
-            "as nhc",
+            &format!("holds a model of variant {variant}, not nhc; drop --variant"),
         );
     }
     fails_with(

@@ -35,23 +35,25 @@ pub struct Checkpoint {
     pub seconds: f64,
 }
 
-/// `checkpoint.json` as written: the state's JSON text exactly, the seconds, and the digest of
-/// the two ([`digest`]).
+/// `checkpoint.json` as written: the state's and the seconds' JSON text exactly, and the digest
+/// of the two texts ([`digest`]; text, not numbers: serde_json may read a float one ulp off).
 #[derive(Serialize, Deserialize)]
 struct CheckpointFile<'a> {
     #[serde(borrow)]
     state: &'a serde_json::value::RawValue,
-    seconds: f64,
+    #[serde(borrow)]
+    seconds: &'a serde_json::value::RawValue,
     #[serde(default)]
     digest: Option<String>,
 }
 
-/// The SHA-256 of a checkpoint's state text and seconds, in hex.
-fn digest(state: &str, seconds: f64) -> String {
+/// The SHA-256 of a checkpoint's state and seconds texts, in hex.
+fn digest(state: &str, seconds: &str) -> String {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     h.update(state.as_bytes());
-    h.update(seconds.to_le_bytes());
+    h.update(b"\n");
+    h.update(seconds.as_bytes());
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -234,13 +236,14 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
     let refused = |what| RunDirError::Digest { path: path.into(), what };
     match &file.digest {
         None => return Err(refused("carries no digest")),
-        Some(d) if *d != digest(file.state.get(), file.seconds) => {
+        Some(d) if *d != digest(file.state.get(), file.seconds.get()) => {
             return Err(refused("does not match its digest"));
         }
         Some(_) => {}
     }
     let state = serde_json::from_str(file.state.get()).map_err(damaged)?;
-    Ok(Checkpoint { state, seconds: file.seconds })
+    let seconds = serde_json::from_str(file.seconds.get()).map_err(damaged)?;
+    Ok(Checkpoint { state, seconds })
 }
 
 /// Drops metric lines written after the checkpoint, so a resumed run logs each iteration once.
@@ -291,11 +294,14 @@ fn save_checkpoint(
     log.flush().map_err(metrics)?;
     log.get_ref().sync_data().map_err(metrics)?;
     let path = dir.join("checkpoint.json");
-    let state = to_json(trainer.state(), &path, false)?;
-    let raw = serde_json::value::RawValue::from_string(state)
-        .map_err(|source| RunDirError::Serialize { path: path.clone(), source })?;
-    let digest = Some(digest(raw.get(), seconds));
-    let file = CheckpointFile { state: &raw, seconds, digest };
+    let raw = |text| {
+        serde_json::value::RawValue::from_string(text)
+            .map_err(|source| RunDirError::Serialize { path: path.clone(), source })
+    };
+    let state = raw(to_json(trainer.state(), &path, false)?)?;
+    let seconds = raw(to_json(&seconds, &path, false)?)?;
+    let digest = Some(digest(state.get(), seconds.get()));
+    let file = CheckpointFile { state: &state, seconds: &seconds, digest };
     write_file(&path, to_json(&file, &path, false)?.as_bytes())
 }
 
