@@ -112,14 +112,16 @@ impl Calls {
             return;
         }
         let show = |o: &Bound<'_, PyAny>| o.repr().map_or_else(|_| "?".to_string(), |r| r.to_string());
-        let (a, b) = (show(a), show(b));
         let seen = answers.sign.get(&(x, y)).copied();
         let swapped = answers.sign.get(&(y, x)).copied();
+        // The objects' repr only for a contradiction: this runs at every comparison.
         let contradiction = if x == y && sign != 0 {
+            let a = show(a);
             Some(format!("compare({a}, {a}) answered {sign}, not 0"))
         } else if let Some(e) = seen.filter(|&e| e != sign) {
-            Some(format!("compare({a}, {b}) answered {e} once and {sign} another time"))
+            Some(format!("compare({}, {}) answered {e} once and {sign} another time", show(a), show(b)))
         } else if let Some(e) = swapped.filter(|&e| e != -sign) {
+            let (a, b) = (show(a), show(b));
             Some(format!("compare({b}, {a}) answered {e} but compare({a}, {b}) {sign}"))
         } else {
             if answers.sign.len() < Answers::CAP {
