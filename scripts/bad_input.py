@@ -2,7 +2,7 @@
 the wall time, the peak memory of the process and the first line of its error.
 
 Usage: python3 scripts/bad_input.py [NHC_BINARY]   (default ./target/release/nhc)
-Prints a Markdown table (docs/RESULTS.md, "Bad input"). Run from the repository root.
+Prints a Markdown table (docs/results/bad-input.md, "Bad input"). Run from the repository root.
 """
 import json, os, shutil, subprocess, sys, tempfile, time
 

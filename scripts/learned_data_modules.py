@@ -45,7 +45,7 @@ def exact(world):
 def main(dirs):
     out = ["# The learned search and plan models on learned data modules", "",
            f"Made by `python3 scripts/learned_data_modules.py {' '.join(dirs)}`. Data modules: "
-           "docs/DESIGN.md, \"Learned data modules\"; the discussion: docs/RESULTS.md, \"Learned data "
+           "docs/DESIGN.md, \"Learned data modules\"; the discussion: docs/results/learned-data-modules.md, \"Learned data "
            "modules\".", ""]
     for d in dirs:
         meta = json.load(open(os.path.join(ROOT, d, "data_modules.json")))

@@ -1,5 +1,5 @@
 """The temporal-link conventions measured (docs/DESIGN.md, "Temporal links"): prints the table of
-docs/RESULTS.md, "Temporal links", from results/links/*.jsonl and, for `tail` on copy, reverse and
+docs/results/rules.md, "Temporal links", from results/links/*.jsonl and, for `tail` on copy, reverse and
 arithmetic, the paper-protocol sweep results/full.jsonl (the same runs: `tail` is the default).
 
 Each cell: median learning iterations / restarts / runs perfect at level 100 (of runs). Runs with a

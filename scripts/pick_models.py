@@ -101,7 +101,7 @@ for r in sorted(runs, key=lambda r: r["summary"]["seed"]):
     model = f"{r.get('dir', 'runs/' + task + '-' + str(s['seed']))}/model.json"
     if not os.path.exists(model):
         sys.exit(f"{model} is missing: picking needs the sweep's run directories, not only {results} "
-                 "(train them with the sweep command in docs/RESULTS.md)")
+                 "(train them with the sweep command in docs/results/table1.md)")
     if validates(task, model):
         picked[task] = r
         shutil.copy(model, f"models/{task}.json")

@@ -95,7 +95,7 @@ def report():
     with contextlib.redirect_stdout(out):
         print("# The paper's unstated rules, screened against its own numbers\n")
         print("Made by `python3 scripts/rules_table.py --report` from the committed sweep files named in "
-              "each section (docs/RESULTS.md, \"The paper's unstated rules\", has the commands that ran "
+              "each section (docs/results/rules.md, \"The paper's unstated rules\", has the commands that ran "
               "them and the reading of these tables). Learning iterations: median (to quartiles). A "
               "reading's first lineage is \"in\" the paper's range when its median lies inside the "
               "paper's quartiles.\n")

@@ -28,7 +28,7 @@ fn fails_with<S: AsRef<str>>(args: &[S], needle: &str) {
 }
 
 /// copy seed 12 finishes the curriculum and is wrong first at 11 objects, the first length
-/// training never shows (docs/RESULTS.md, "Verification"); `nhc run` confirms the
+/// training never shows (docs/results/verification.md, "Verification"); `nhc run` confirms the
 /// counterexample and every shorter list, on random 6-bit objects of the training domain.
 #[test]
 fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::error::Error>> {

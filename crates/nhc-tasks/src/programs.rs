@@ -647,7 +647,7 @@ mod tests {
     fn copy_reverse_and_duplicated_have_table_programs() {
         solves_fresh_samples(&Copy(Binary), Variant::Nhc);
         solves_fresh_samples(&Reverse(Binary), Variant::NhcAnc);
-        // NHC-anc learns duplicated under the default reading (docs/RESULTS.md).
+        // NHC-anc learns duplicated under the default reading (docs/results/ablations-and-dnc.md).
         solves_fresh_samples(&Duplicated(Binary), Variant::NhcAnc);
     }
 
