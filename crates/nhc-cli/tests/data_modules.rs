@@ -43,7 +43,7 @@ fn training_does_not_depend_on_the_thread_count() {
     std::fs::remove_dir_all(&base).unwrap();
 }
 
-/// The README's example: a user's map, plan+ on the shipped learned data modules.
+/// docs/CLI.md, "Learned data modules": a user's map, plan+ on the shipped learned data modules.
 #[test]
 fn shipped_modules_plan_a_users_map() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
