@@ -45,7 +45,10 @@ def train(task, seed, max_iterations=None):
         cmd = [NHC, "train", "--task", task, "--seed", str(seed), "--out", d, "--quiet"]
         if max_iterations:
             cmd += ["--max-iterations", str(max_iterations)]
-        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+        # 4: the run spent its budget without finishing the curriculum (the short runs).
+        done = subprocess.run(cmd, capture_output=True, cwd=ROOT)
+        if done.returncode not in (0, 4):
+            raise subprocess.CalledProcessError(done.returncode, cmd, done.stdout, done.stderr)
         s = json.load(open(os.path.join(d, "summary.json")))
         theta = json.load(open(os.path.join(d, "model.json")))["params"]
     return {"iterations": s["iterations"], "learning_iterations": s["learning_iterations"],

@@ -9,7 +9,8 @@
 
 `--algorithm` is MODULE:NAME (MODULE imported from the current directory or sys.path) or
 path/to/file.py:NAME. Exit codes: 0 success, 1 an error or a failed check, 2 bad arguments,
-130 interrupted (the run directory resumes).
+4 `train`, `resume`: the run spent its budget without finishing the curriculum (it did not learn;
+model.json holds its last θ), 130 interrupted (the run directory resumes).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import nhc
+from nhc import _nhc
+
+# Exit code of a run that spent its budget without finishing the curriculum (as `nhc train`).
+EXIT_DID_NOT_LEARN = 4
 
 
 class Refused(Exception):
@@ -121,15 +126,13 @@ def config_arg(path: str | None, max_iterations: int | None) -> dict[str, Any] |
     return config or None
 
 
-def finished(model: nhc.Model, out: str) -> None:
-    meta = model.meta or {}
-    print(
-        f"{model.task}: {meta.get('outcome', 'done')} after {meta.get('iterations', '?')} iterations; "
-        f"model {Path(out) / 'model.json'}"
-    )
+def finished(model: nhc.Model, out: str) -> int:
+    """Prints the run's sentence (as `nhc train`); the exit code."""
+    print(_nhc.run_sentence(out))
+    return EXIT_DID_NOT_LEARN if (model.meta or {}).get("outcome") == "cap" else 0
 
 
-def train(args: argparse.Namespace) -> None:
+def train(args: argparse.Namespace) -> int:
     algorithm = find_algorithm(args.algorithm)
     progress = Progress(quiet=args.quiet)
     try:
@@ -143,17 +146,17 @@ def train(args: argparse.Namespace) -> None:
         )
     finally:
         progress.close()
-    finished(model, args.out)
+    return finished(model, args.out)
 
 
-def resume(args: argparse.Namespace) -> None:
+def resume(args: argparse.Namespace) -> int:
     algorithm = find_algorithm(args.algorithm)
     progress = Progress(quiet=args.quiet)
     try:
         model = nhc.resume(args.dir, callback=progress, algorithm=algorithm, redeclared=args.redeclared)
     finally:
         progress.close()
-    finished(model, args.dir)
+    return finished(model, args.dir)
 
 
 def sweep(args: argparse.Namespace) -> None:
@@ -173,6 +176,12 @@ def sweep(args: argparse.Namespace) -> None:
 def evaluate(args: argparse.Namespace) -> None:
     algorithm = find_algorithm(args.algorithm)
     model = nhc.load(args.model, algorithm=algorithm)
+    if (model.meta or {}).get("outcome") == "cap":
+        print(
+            f"warning: {args.model} is the last θ of a run that did not learn (it spent its budget before "
+            'finishing the curriculum: meta.outcome is "cap"); it is not expected to solve the task',
+            file=sys.stderr,
+        )
     report = model.evaluate(args.level, args.samples, seed=args.seed)
     if args.json:
         print(json.dumps(report))
@@ -258,7 +267,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        args.run(args)
+        code = args.run(args)
     except KeyboardInterrupt as e:
         for note in getattr(e, "__notes__", []):
             print(note, file=sys.stderr)
@@ -274,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             raise
         return 1
-    return 0
+    return code or 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import operator
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -277,11 +278,10 @@ class Algorithm:
         elif isinstance(signals, int) and not isinstance(signals, bool) and signals >= 1:
             if present is None:
                 raise ValueError("custom signals need present(sample), yielding (signals, word) pairs")
-            if output_signals is None:
-                raise ValueError("custom signals need output_signals, the output phase's signals")
-            output_signals = [float(x) for x in output_signals]
-            if len(output_signals) != signals or not all(map(math.isfinite, output_signals)):
-                raise ValueError(f"output_signals must be {signals} finite numbers, got {output_signals}")
+            if output_signals is not None:
+                output_signals = [float(x) for x in output_signals]
+                if len(output_signals) != signals or not all(map(math.isfinite, output_signals)):
+                    raise ValueError(f"output_signals must be {signals} finite numbers, got {output_signals}")
             width = signals
         else:
             raise ValueError(f"signals must be {' or '.join(map(repr, SIGNALS))} or a width >= 1, got {_short(signals)}")
@@ -293,6 +293,11 @@ class Algorithm:
         count = stop[1]
         if not callable(count) and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
             raise ValueError(f"stop's count must be an int >= 0 or a function of the sample, got {_short(count)}")
+        # Without an output phase (a count of 0) no output signals are ever sent.
+        if not isinstance(signals, str) and output_signals is None and not callable(count) and count > 0:
+            raise ValueError(
+                f"custom signals with an output phase (stop count {count}) need output_signals, the output phase's signals"
+            )
 
         self.name = name
         self.ops = dict(ops)
@@ -469,6 +474,14 @@ class Algorithm:
             if isinstance(c, bool) or not hasattr(type(c), "__index__") or operator.index(c) < 0:
                 raise _invalid(TypeError, f"stop's count of {_sample_name(level, index)} is {_short(c)}, not an int >= 0")
             count = operator.index(c)
+        if signals is not None and output_signals is None:
+            if count > 0:
+                raise _invalid(
+                    ValueError,
+                    f"stop's count of {_sample_name(level, index)} is {count}: its Input has an output phase, "
+                    "and custom signals then need output_signals, the output phase's signals",
+                )
+            output_signals = [0.0] * self.width  # never sent: there is no output phase
         return (self.width, signals, words, output_signals, self._output, self._stop, count)
 
     def _program(self, sample: Any, level: int | None, index: int | None = None) -> list[tuple[int, tuple]]:
@@ -651,11 +664,12 @@ class Algorithm:
                 f"in the output phase), but the program goes on to step {len(program) - 1}"
             ]
         # The reference against the answer the program's own output steps give.
-        answer = []
+        answer, at = [], []
         for k in range(0 if self.answers_while_presented else n, len(program)):
             op, reads = program[k]
             if op != output:
                 continue
+            at.append(k)
             words = tuple(self.empty if r is None else r for r in reads)
             try:
                 out, feedback = self._alu(op, words)
@@ -681,6 +695,15 @@ class Algorithm:
                 (j for j, (a, b) in enumerate(zip(reference, answer)) if not _same(canon(a), canon(b))),
                 min(len(reference), len(answer)),
             )
+            if j < len(at) and None in program[at[j]][1]:
+                k = at[j]
+                step = (self._names[output], *program[k][1])
+                return [
+                    f"step {k} of the program of {where} is {_short(step)}: a read of None is not scored, but this "
+                    f"one makes the answer: with the empty word {self.empty!r} in its place the program's own "
+                    f"{self.output!r} steps output {_short(answer)}, and the reference is {_short(reference)} "
+                    f"(first difference at answer word {j}); give the word the head must read"
+                ]
             return [
                 f"the reference of {where} is {_short(reference)}, but the program's own {self.output!r} steps "
                 f"output {_short(answer)} (first difference at answer word {j})"
@@ -722,7 +745,7 @@ class Algorithm:
         """
         from . import _nhc
 
-        failures: list[str] = []
+        failures: list[tuple[int | None, str]] = []  # (level, sentence)
         tried: set[int] = set()
         for level in levels:
             for index in range(samples):
@@ -732,19 +755,19 @@ class Algorithm:
                     again = self._sample(level, _nhc.Rng(seed), index)
                 except Exception as e:
                     if getattr(e, "nhc_declaration", False):
-                        failures.append(str(e))
+                        failures.append((level, str(e)))
                     else:
-                        failures.append(f"the sampler cannot make level {level}: it raised {type(e).__name__}: {e}")
+                        failures.append((level, f"the sampler cannot make level {level}: it raised {type(e).__name__}: {e}"))
                     break
                 if json.dumps(sample, sort_keys=True) != json.dumps(again, sort_keys=True):
-                    failures.append(
+                    failures.append((level,
                         f"the sampler is not deterministic: two draws of sample {index} of level {level} from "
                         f"generators with the same seed differ ({_short(sample, 40)} and {_short(again, 40)}); "
                         "draw only from the rng it is given"
-                    )
+                    ))
                     break
                 found = self._check_sample(sample, level, index, tried)
-                failures += found
+                failures += [(level, f) for f in found]
                 if found:
                     break
         if smoke and not failures:
@@ -754,10 +777,46 @@ class Algorithm:
                 train(self, 1, config={"max_iterations": 5})
             except Exception as e:
                 notes = "".join(f"; {n}" for n in getattr(e, "__notes__", []))
-                failures.append(f"5 training iterations failed: {type(e).__name__}: {e}{notes}")
+                failures.append((None, f"5 training iterations failed: {type(e).__name__}: {e}{notes}"))
         if failures:
-            listed = "\n".join(f"- {f}" for f in failures)
+            listed = "\n".join(f"- {f}" for f in _once(failures))
             raise ValueError(f"the declaration of {self.name!r} fails its check:\n{listed}")
+
+
+def _once(failures: list[tuple[int | None, str]]) -> list[str]:
+    """The failures, one that recurs at several levels (the same sentence but for its numbers:
+    level, sample, step, words) once: the first, with the other levels it occurred at."""
+    groups: dict[str, list[tuple[int | None, str]]] = {}
+    for level, text in failures:
+        groups.setdefault(_gist(text), []).append((level, text))
+    lines = []
+    for found in groups.values():
+        text = found[0][1]
+        others = sorted({level for level, _ in found[1:] if level is not None})
+        if others:
+            text += f" (the same at level{'s' if len(others) > 1 else ''} {_spans(others)})"
+        lines.append(text)
+    return lines
+
+
+def _gist(text: str) -> str:
+    """A failure's sentence without what differs between samples: numbers, and lists (shortened
+    ones too) whatever their length."""
+    gist, before = re.sub(r"\d+", "#", text), None
+    while gist != before:
+        gist, before = re.sub(r"\[[^\[\]]*(\]|…)", "[…]", gist), gist
+    return gist
+
+
+def _spans(levels: list[int]) -> str:
+    """Sorted levels as runs: 2–10, or 2, 4, 6–8."""
+    runs: list[list[int]] = []
+    for level in levels:
+        if runs and level == runs[-1][1] + 1:
+            runs[-1][1] = level
+        else:
+            runs.append([level, level])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def check(algorithm: Algorithm, levels: Iterable[int] = range(1, 11), samples: int = 5, smoke: bool = True) -> None:

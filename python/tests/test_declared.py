@@ -323,13 +323,15 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr
     (tmp_path / "quick.toml").write_text("max_iterations = 60\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n")
     r = run("train", "--algorithm", algorithm, "--seed", "1", "--out", "run", "--config", "quick.toml")
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 4, r.stderr  # 60 iterations do not finish the curriculum
+    assert r.stdout.startswith("copy: did not learn: stopped at level ") and "not expected to solve" in r.stdout
     assert re.search(r"^level +1 +iteration", r.stderr, re.M) and (tmp_path / "run" / "model.json").exists()
     direct = nhc.train(own.COPY, 1, config=tmp_path / "quick.toml")
     assert np.array_equal(nhc.load(tmp_path / "run" / "model.json", algorithm=own.COPY).params, direct.params)
     r = run("eval", "--algorithm", algorithm, "--model", "run/model.json", "--level", "5", "--samples", "4", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["samples"] == 4, r.stderr
-    assert run("resume", "--algorithm", algorithm, "run").returncode == 0
+    assert r.stderr.startswith("warning: run/model.json is the last θ of a run that did not learn")
+    assert run("resume", "--algorithm", algorithm, "run").returncode == 4
     r = run("sweep", "--algorithm", algorithm, "--out", "sw", "--runs", "2", "--config", "quick.toml",
             "--levels", "5", "--samples", "3", "--jobs", "1")
     assert r.returncode == 0 and "2 runs in" in r.stdout and "copy seed 2:" in r.stdout, r.stderr
@@ -337,6 +339,69 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
     (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
     r = run("check", "--algorithm", "mine:NOT_ONE")
     assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr
+
+
+def test_python_m_nhc_train_counts_learning_iterations(tmp_path):
+    """`python -m nhc train` ends with `nhc train`'s sentence: learning iterations first."""
+    (tmp_path / "short.toml").write_text("levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n")
+    r = subprocess.run([sys.executable, "-m", "nhc", "train", "--algorithm", f"{EXAMPLE}:COPY", "--seed", "1",
+                        "--out", "run", "--config", "short.toml", "--quiet"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert s["outcome"] == "solved" and s["learning_iterations"] < s["iterations"]
+    grouped = lambda n: f"{n:,}".replace(",", " ")
+    assert r.stdout == (
+        f"copy: learned in {grouped(s['learning_iterations'])} learning iterations ({grouped(s['iterations'])} "
+        "iterations in all), all 3 levels solved, no restart; model: run/model.json\n"
+    )
+    r = subprocess.run([sys.executable, "-m", "nhc", "eval", "--algorithm", f"{EXAMPLE}:COPY", "--model",
+                        "run/model.json", "--level", "3", "--samples", "2"], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_check_says_a_failure_of_every_level_once_with_its_levels():
+    def program(objects):
+        yield from [None] * len(objects)
+        for x in objects:
+            yield ("O", x, x)
+        yield ("M", None)
+
+    failures = check_fails(copy_like(program=program), "sample 0 of level 1 yields 2 reads")
+    assert failures.count("\n- ") == 1, failures
+    assert failures.endswith("but the algorithm has 1 read head (the same at levels 2–10)"), failures
+    # Failures at some levels only: those levels.
+    failures = check_fails(copy_like(reference=lambda objects: objects[::-1]), "sample 0 of level 2")
+    assert failures.count("\n- ") == 1 and "(the same at levels 3–10)" in failures, failures
+
+
+def test_check_names_a_read_of_none_that_makes_the_answer():
+    def program(objects):
+        yield from [None] * len(objects)
+        yield from [("O", None) for _ in objects]  # the word to output left out
+        yield ("M", None)
+
+    failures = check_fails(
+        copy_like(program=program, empty=-1),
+        "step 1 of the program of sample 0 of level 1 is ('O', None): a read of None is not scored, but this one makes "
+        "the answer: with the empty word -1 in its place",
+        "give the word the head must read",
+    )
+    assert "(the same at levels 2–10)" in failures
+
+
+def test_custom_signals_without_an_output_phase_need_no_output_signals():
+    _, declared = own_declaration("brackets")
+    parts = {name: getattr(declared, name) for name in ["sample", "program", "reference", "present"]}
+    bare = nhc.Algorithm("brackets-bare", {"O": None, "W": None}, signals=3, output="O", stop=("O", 0),
+                         answers_while_presented=True, **parts)
+    nhc.check(bare)  # and 5 training iterations
+    with pytest.raises(ValueError, match=r"with an output phase \(stop count 1\) need output_signals"):
+        nhc.Algorithm("x", {"O": None, "W": None}, signals=3, output="O", stop=("O", 1), **parts)
+    # A count given by a function: checked per sample.
+    counted = nhc.Algorithm("brackets-counted", {"O": None, "W": None}, signals=3, output="O",
+                            stop=("O", lambda seq: 1), answers_while_presented=True, **parts)
+    check_fails(counted, "stop's count of sample 0 of level 1 is 1: its Input has an output phase, and custom "
+                "signals then need output_signals")
 
 
 def code_block_after(path, marker):

@@ -523,8 +523,9 @@ def test_recipe_trains_as_nhc_train_recipe(tmp_path, nhc_bin):
     the recipe, a config file with the recipe is refused."""
     nhc.train("copy", 1, config={"max_iterations": 2}, recipe=True, out=tmp_path / "py")
     cli = tmp_path / "cli"
-    subprocess.run([nhc_bin, "train", "--task", "copy", "--recipe", "--max-iterations", "2", "--out", cli,
-                    "--quiet"], check=True, capture_output=True)
+    r = subprocess.run([nhc_bin, "train", "--task", "copy", "--recipe", "--max-iterations", "2", "--out", cli,
+                        "--quiet"], capture_output=True)
+    assert r.returncode == 4, r.stderr  # 2 iterations do not learn copy
     configs = [json.loads((d / "checkpoint.json").read_text())["state"]["config"] for d in [tmp_path / "py", cli]]
     assert configs[0] == configs[1]
     assert (configs[0]["check_level"], configs[0]["on_failed_check"]) == (30, "relearn")

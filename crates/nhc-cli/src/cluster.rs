@@ -247,7 +247,7 @@ pub fn follow(mut trainer: Trainer) -> Result<()> {
 
 /// In a job of several ranks, an error or an early stop of one rank (Ctrl-C included) ends the
 /// job (the others would wait for it forever); alone, `result` is returned.
-pub fn end(result: Result<()>) -> Result<()> {
+pub fn end<T>(result: Result<T>) -> Result<T> {
     #[cfg(feature = "mpi")]
     if let (Err(e), (rank, 2..)) = (&result, place()) {
         // Stopped by Ctrl-C: the leader's checkpoint is written, the message says how to resume.

@@ -57,9 +57,17 @@ struct Cli {
 const EXIT_CODES: &str = "Exit codes: 0 success; 1 error (bad input, a file that cannot be read \
 or written, a run that does not fit the memory limit, ...); 2 bad command-line arguments; 3 `nhc \
 run`: the model's answer differs from the reference answer (the answer is still printed), `nhc \
-verify`: a counterexample was found; 130 \
+verify`: a counterexample was found; 4 `nhc train`: the run spent its budget without finishing \
+the curriculum (it did not learn; the model file is written all the same); 130 \
 stopped by Ctrl-C (`nhc train`, `nhc sweep`: resumable, the message says how); 141 the reader \
 of the output went away (broken pipe).";
+
+/// Exit codes, as `nhc train --help` prints them.
+const TRAIN_EXIT_CODES: &str = "Exit codes: 0 the run learned (it solved every level of the \
+curriculum, the mixed one last); 4 it did not: it spent its budget (--max-iterations) first, and \
+model.json holds its last θ, which is not expected to solve the task (`nhc eval` and the other \
+commands that load it warn); 1 error; 2 bad arguments; 130 stopped by Ctrl-C (resumable with \
+--resume).";
 
 /// Exit code of `nhc run` when the model's answer is not the reference answer.
 pub const EXIT_WRONG_ANSWER: i32 = 3;
@@ -103,6 +111,17 @@ struct ModelArgs {
     data_modules: Option<PathBuf>,
 }
 
+/// A warning on stderr when the model file is the last θ of a run that did not learn.
+fn warn_unfinished(path: &Path) {
+    if nhc_tasks::ModelFile::read(path).is_ok_and(|f| f.did_not_learn()) {
+        diag!(
+            "warning: {} is the last θ of a run that did not learn (it spent its budget before finishing the \
+             curriculum: meta.outcome is \"cap\"); it is not expected to solve the task",
+            path.display()
+        );
+    }
+}
+
 /// `--variant`'s help: every variant's name, from `Variant::ALL`.
 fn variant_help(extra: &str) -> String {
     format!("The model variant: {}{extra}", Variant::names().join(", "))
@@ -131,6 +150,9 @@ impl ModelArgs {
             }
         };
         let model = Model::from_arg(&self.model, task, self.variant)?;
+        if let Model::Learned(_) = model {
+            warn_unfinished(Path::new(&self.model));
+        }
         Ok((task, model))
     }
 }
@@ -142,6 +164,16 @@ struct Draw {
     #[arg(long, default_value_t = 50)]
     samples: usize,
     /// Seed of the samples (sample i of level L is the same for every model).
+    ///
+    /// Sample i of level L under seed S is drawn from a generator seeded from (S, L, i). Training
+    /// never draws its samples that way: it seeds each one's generator with a fresh 64-bit number
+    /// from the run's own generator (itself seeded by `nhc train --seed`), so every --seed, the
+    /// default 0 included, gives test samples; a training sample has an evaluation sample's
+    /// generator only by a 2^-64 chance, though at the small training levels a sample with the
+    /// same content may come up. Training draws levels 1–10 (the curriculum's L; its level 11
+    /// mixes them) and, with a generalization check, levels up to its check_level (the recipe's:
+    /// 30). The reported results (`nhc sweep`, Table 1, the tutorial) test with seed 1000 at
+    /// levels 10, 100, 500 and 1000.
     #[arg(long, default_value_t = 0)]
     seed: u64,
 }
@@ -211,9 +243,11 @@ enum Command {
         #[arg(long, alias = "svg")]
         figure: Option<PathBuf>,
     },
-    /// Train a task's algorithmic modules from scratch with NES on the curriculum. Ctrl-C stops
-    /// the run after its current iteration, at a checkpoint, and prints the command that resumes
-    /// it (`--resume DIR`).
+    /// Train a task's algorithmic modules from scratch with NES on the curriculum; ends with one
+    /// sentence: what it learned, in how many learning iterations, and where the model is. Ctrl-C
+    /// stops the run after its current iteration, at a checkpoint, and prints the command that
+    /// resumes it (`--resume DIR`).
+    #[command(after_help = TRAIN_EXIT_CODES)]
     Train {
         /// The task: search, plan, search+, plan+, addition, sort, arithmetic, copy, repeatCopy,
         /// reverse or duplicated (`nhc tasks` lists them with their domains).
@@ -243,6 +277,9 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Print the run's summary (summary.json, one JSON line) instead of the sentence.
+        #[arg(long)]
+        json: bool,
     },
     /// Train every run of some tasks (seeds 1..=runs, several at a time, resumable) and
     /// evaluate each at the test levels; writes DIR/sweep.jsonl. Ctrl-C stops every run at a
@@ -363,6 +400,10 @@ fn main() {
                 diag!("{stopped}");
                 return interrupt::EXIT_INTERRUPTED;
             }
+            // Nor is a run that did not learn: its sentence is printed.
+            if e.downcast_ref::<train::DidNotLearn>().is_some() {
+                return train::EXIT_DID_NOT_LEARN;
+            }
             // Print the chain of causes, skipping those a message already quotes.
             let mut text = e.to_string();
             for cause in e.chain().skip(1) {
@@ -395,9 +436,10 @@ fn real_main() -> Result<()> {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, figure })
         }
-        Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet } => {
+        Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet, json } => {
+            let show = train::Show { quiet, json };
             match resume {
-                Some(dir) => train::resume(&dir, quiet),
+                Some(dir) => train::resume(&dir, show),
                 None => {
                     let configs = train::configs(config.as_deref(), recipe, max_iterations)?;
                     let (Some(task), Some(out)) = (task, out) else {
@@ -405,7 +447,7 @@ fn real_main() -> Result<()> {
                     };
                     let task = find(&task)?;
                     let config = configs.get(task.name()).clone();
-                    train::start(train::NewRun { task, variant, seed, out, config }, quiet)
+                    train::start(train::NewRun { task, variant, seed, out, config }, show)
                 }
             }
         }

@@ -42,25 +42,54 @@ pub fn configs(path: Option<&Path>, recipe: bool, max_iterations: Option<u64>) -
     })?)
 }
 
+/// Exit code of `nhc train` when the run spent its budget without finishing the curriculum
+/// (the model file is written all the same).
+pub const EXIT_DID_NOT_LEARN: i32 = 4;
+
+/// A run that ended at its budget: its sentence is printed; `main` exits with
+/// [`EXIT_DID_NOT_LEARN`] (after an MPI job's end, which an error would abort).
+#[derive(Debug)]
+pub struct DidNotLearn;
+
+impl std::fmt::Display for DidNotLearn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the run did not learn")
+    }
+}
+
+impl std::error::Error for DidNotLearn {}
+
+/// What `nhc train` prints at the end: a sentence, or with `--json` the summary.
+#[derive(Debug, Clone, Copy)]
+pub struct Show {
+    pub quiet: bool,
+    pub json: bool,
+}
+
+/// `Ok` when the run learned (or this rank only follows), else [`DidNotLearn`].
+fn learned(learned: bool) -> Result<()> {
+    if learned { Ok(()) } else { Err(DidNotLearn.into()) }
+}
+
 /// Starts a run in a new (or empty) directory; in an MPI job, on all its ranks ([`cluster`]).
-pub fn start(run: NewRun, quiet: bool) -> Result<()> {
+pub fn start(run: NewRun, show: Show) -> Result<()> {
     interrupt::catch(at_once(&run.out));
-    cluster::end((|| {
+    learned(cluster::end((|| {
         let trainer = cluster::join(Trainer::new(run.task, run.variant, run.config, run.seed)?);
         if !cluster::leads() {
-            return cluster::follow(trainer);
+            return cluster::follow(trainer).map(|()| true);
         }
-        let mut bar = Bar { quiet, bar: None, levels: 0 };
+        let mut bar = Bar { quiet: show.quiet, bar: None, levels: 0 };
         let outcome = run_dir::start(trainer, &run.out, &mut bar)?;
-        bar.end(outcome, &run.out)
-    })())
+        bar.end(outcome, &run.out, show.json)
+    })())?)
 }
 
 /// Continues the run in `dir` from its last checkpoint; in an MPI job, rank 0 reads it and
 /// sends its state to the other ranks.
-pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
+pub fn resume(dir: &Path, show: Show) -> Result<()> {
     interrupt::catch(at_once(dir));
-    cluster::end((|| {
+    learned(cluster::end((|| {
         if cluster::place().1 > 1 {
             let state = match cluster::leads() {
                 true => serde_json::to_vec(&run_dir::load_checkpoint(dir)?.state)?,
@@ -69,13 +98,13 @@ pub fn resume(dir: &Path, quiet: bool) -> Result<()> {
             let state: TrainState = serde_json::from_slice(&cluster::broadcast(state))?;
             if !cluster::leads() {
                 let task = nhc_tasks::registry::find_in(&state.task, Some(&state.domain))?;
-                return cluster::follow(cluster::join(Trainer::from_state(task, state)?));
+                return cluster::follow(cluster::join(Trainer::from_state(task, state)?)).map(|()| true);
             }
         }
-        let mut bar = Bar { quiet, bar: None, levels: 0 };
+        let mut bar = Bar { quiet: show.quiet, bar: None, levels: 0 };
         let outcome = run_dir::resume_with(dir, &mut bar, &cluster::join)?;
-        bar.end(outcome, dir)
-    })())
+        bar.end(outcome, dir, show.json)
+    })())?)
 }
 
 /// The command that resumes the run in `dir`, as the user can type it.
@@ -169,8 +198,9 @@ impl Observer for Bar {
 
 impl Bar {
     /// Finishes the bar (full when the run solved the mixed level; where the run ended when the
-    /// cap or Ctrl-C ended it) and prints the summary line, or how to resume a stopped run.
-    fn end(self, outcome: Outcome, dir: &Path) -> Result<()> {
+    /// cap or Ctrl-C ended it) and prints the run's sentence (with `json`, its summary), or how to
+    /// resume a stopped run. `Ok(true)` when the run learned.
+    fn end(self, outcome: Outcome, dir: &Path, json: bool) -> Result<bool> {
         if let Some(bar) = &self.bar {
             if let Outcome::Finished { summary, .. } = &outcome
                 && summary.outcome == RunOutcome::Solved
@@ -193,10 +223,16 @@ impl Bar {
                 .into());
             }
         };
-        crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
-        if summary.outcome == RunOutcome::Cap {
-            diag!("note: the run ended at the iteration cap without solving the mixed level");
+        let sentence = summary.sentence(self.levels, &dir.join("model.json"));
+        let solved = summary.outcome == RunOutcome::Solved;
+        if json {
+            crate::emit(&format!("{}\n", serde_json::to_string(&summary)?))?;
+            if !solved {
+                diag!("note: {sentence}");
+            }
+        } else {
+            crate::emit(&format!("{sentence}\n"))?;
         }
-        Ok(())
+        Ok(solved)
     }
 }

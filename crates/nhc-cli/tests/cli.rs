@@ -17,6 +17,18 @@ fn ok_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
+/// `nhc train ARGS --json`: the summary of a run that learned (exit 0) or spent its budget first
+/// (exit 4).
+fn trained(args: &[&str]) -> Value {
+    let out = nhc(&[args, &["--json"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let summary: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {err}"));
+    let code = if summary["outcome"] == "solved" { 0 } else { 4 };
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+    summary
+}
+
 fn fails_with(args: &[&str], needle: &str) {
     let out = nhc(args);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -436,7 +448,7 @@ fn variants_train_evaluate_and_are_named() {
             "--max-iterations",
             "3",
         ];
-        let summary = ok_json(&[&args[..], &["--quiet"]].concat());
+        let summary = trained(&[&args[..], &["--quiet"]].concat());
         assert_eq!(summary["variant"], variant);
         let model: Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("model.json")).unwrap()).unwrap();
@@ -470,7 +482,7 @@ fn a_full_stderr_is_no_panic() {
         Command::new(env!("CARGO_BIN_EXE_nhc")).args(args).stderr(stderr).output().unwrap().status.code()
     };
     let train = ["train", "--task", "copy", "--out", out.to_str().unwrap(), "--max-iterations", "3"];
-    assert_eq!(code(&train), Some(0));
+    assert_eq!(code(&train), Some(4), "3 iterations do not learn copy");
     assert_eq!(code(&["eval", "--task", "copy", "--model", "no-such-file.json", "--level", "3"]), Some(1));
 }
 
@@ -487,7 +499,7 @@ fn train_takes_the_recipe_and_tables_for_single_tasks() {
         let out = dir.path().join(name);
         let args =
             ["train", "--task", task, "--out", out.to_str().unwrap(), "--max-iterations", "2", "--quiet"];
-        ok_json(&[&args[..], extra].concat());
+        trained(&[&args[..], extra].concat());
         config_of(&out)
     };
     let recipe = train("copy", "recipe", &["--recipe"]);
@@ -799,7 +811,7 @@ fn ctrl_c_stops_train_at_a_checkpoint_and_says_how_to_resume() {
     let at = checkpoint["state"]["iteration"].as_u64().unwrap();
     assert!(line.contains(&format!("(iteration {at})")), "the checkpoint is at {at}: {line}");
 
-    let summary = ok_json(&["train", "--resume", out_s, "--quiet"]);
+    let summary = trained(&["train", "--resume", out_s, "--quiet"]);
     assert_eq!(summary["outcome"], "solved", "{summary}");
     let metrics = std::fs::read_to_string(out.join("metrics.jsonl")).unwrap();
     let logged: Vec<u64> = metrics
@@ -959,4 +971,134 @@ fn programs_finds_tables_and_refuses_bad_specs() {
     fails_with(&["programs", "--task", "duplicated", "--checks", "1000:100000"], "exceed the memory limit");
     fails_with(&["programs", "--task", "copy", "--variant", "dnc-is-ha"], "NHC's memory");
     fails_with(&["programs", "--task", "copying"], "unknown task `copying`");
+}
+
+/// `nhc train` ends with a sentence made of the summary's numbers; `--json` prints the summary.
+#[test]
+fn train_ends_with_a_sentence_and_the_summary_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("main");
+    let out_s = out.to_str().unwrap();
+    let printed = nhc(&["train", "--task", "copy", "--seed", "2", "--out", out_s, "--quiet"]);
+    assert_eq!(printed.status.code(), Some(0), "{}", String::from_utf8_lossy(&printed.stderr));
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let n = |k: &str| nhc_train::records::grouped(summary[k].as_u64().unwrap());
+    let restarts = match summary["restarts"].as_u64() {
+        Some(0) => "no restart".to_string(),
+        Some(1) => "1 restart".to_string(),
+        r => format!("{} restarts", r.unwrap_or(0)),
+    };
+    let expected = format!(
+        "copy: learned in {} learning iterations ({} iterations in all), all 11 levels solved, {restarts}; model: {}\n",
+        n("learning_iterations"),
+        n("iterations"),
+        out.join("model.json").display()
+    );
+    assert_eq!(String::from_utf8_lossy(&printed.stdout), expected);
+    assert!(printed.stderr.is_empty(), "{}", String::from_utf8_lossy(&printed.stderr));
+    // The same run with --json: the summary, wall times aside.
+    let again = trained(&[
+        "train",
+        "--task",
+        "copy",
+        "--seed",
+        "2",
+        "--out",
+        dir.path().join("json").to_str().unwrap(),
+        "--quiet",
+    ]);
+    let timeless = |v: &Value| {
+        let mut v = v.clone();
+        for k in ["wall_seconds", "steps_per_second"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(timeless(&again), timeless(&summary));
+    let help = String::from_utf8_lossy(&nhc(&["train", "--help"]).stdout).into_owned();
+    assert!(help.contains("--json") && help.contains("4 it did not"), "{help}");
+}
+
+/// A run that spends its budget first says so, exits with 4 and still writes its model, which
+/// every command that loads it warns about; a learned model loads without a warning.
+#[test]
+fn a_run_that_does_not_learn_says_so_and_its_model_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("short");
+    let out_s = out.to_str().unwrap();
+    let printed = nhc(&["train", "--task", "copy", "--seed", "2", "--out", out_s, "--max-iterations", "3"]);
+    let text = String::from_utf8_lossy(&printed.stdout);
+    assert_eq!(printed.status.code(), Some(4), "{}", String::from_utf8_lossy(&printed.stderr));
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["outcome"], "cap");
+    let level = summary["lineages"][0]["level"].as_u64().unwrap();
+    let start = format!(
+        "copy: did not learn: stopped at level {level} of 11 after 3 learning iterations ({} iterations in all), no restart; ",
+        nhc_train::records::grouped(summary["iterations"].as_u64().unwrap())
+    );
+    assert!(text.starts_with(&start), "{text}");
+    let end = format!(
+        "the model file holds the last θ and is not expected to solve the task: {}\n",
+        out.join("model.json").display()
+    );
+    assert!(text.ends_with(&end), "{text}");
+    // Resumed, it is done already: the same sentence and code.
+    let resumed = nhc(&["train", "--resume", out_s, "--quiet"]);
+    assert_eq!((resumed.status.code(), String::from_utf8_lossy(&resumed.stdout)), (Some(4), text.clone()));
+    // With --json the summary on stdout, the sentence on stderr.
+    let json = nhc(&[
+        "train",
+        "--task",
+        "copy",
+        "--seed",
+        "2",
+        "--out",
+        dir.path().join("j").to_str().unwrap(),
+        "--max-iterations",
+        "3",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(json.status.code(), Some(4));
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["outcome"], "cap");
+    assert!(String::from_utf8_lossy(&json.stderr).starts_with("note: copy: did not learn: stopped at level"));
+
+    let model = out.join("model.json");
+    let model = model.to_str().unwrap();
+    let warning = format!("warning: {model} is the last θ of a run that did not learn");
+    for args in [
+        &["eval", "--task", "copy", "--model", model, "--level", "3", "--samples", "2"][..],
+        &["run", "--task", "copy", "--model", model, "--input", "[[1,0,0,0,0,1]]"][..],
+        &["trace", "--task", "copy", "--model", model, "--level", "2"][..],
+        &["verify", "--task", "copy", "--model", model, "--up-to", "2"][..],
+    ] {
+        let out = nhc(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(&warning), "{args:?}: {err}");
+        assert!(!out.stdout.is_empty(), "{args:?}: the command goes on");
+    }
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let learned = nhc(&["eval", "--task", "copy", "--model", copy, "--level", "3", "--samples", "2"]);
+    assert!(
+        learned.status.success() && learned.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&learned.stderr)
+    );
+}
+
+/// `nhc eval --help` says which seeds are test seeds and that training never draws them.
+#[test]
+fn eval_help_states_the_test_seeds() {
+    let help = String::from_utf8_lossy(&nhc(&["eval", "--help"]).stdout).into_owned();
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "Training never draws its samples that way",
+        "every --seed, the default 0 included, gives test samples",
+        "seed 1000 at levels 10, 100, 500 and 1000",
+    ] {
+        assert!(flat.contains(said), "{said}: {help}");
+    }
 }

@@ -54,7 +54,7 @@ fn result(dir: &Path) -> (Value, Vec<Value>) {
 /// Long enough (several seconds on a fast machine) that the first checkpoint, written at least
 /// 1 s after the start, comes well before the end, so `interrupted` stops a run under way.
 fn train_args(out: &Path) -> Vec<String> {
-    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "5000", "--quiet", "--out"]
+    ["train", "--task", "sort", "--seed", "2", "--max-iterations", "5000", "--quiet", "--json", "--out"]
         .iter()
         .map(|s| s.to_string())
         .chain([out.to_str().unwrap().to_string()])

@@ -76,6 +76,7 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::sample, m)?)?;
     m.add_function(wrap_pyfunction!(train::train, m)?)?;
     m.add_function(wrap_pyfunction!(train::resume, m)?)?;
+    m.add_function(wrap_pyfunction!(train::run_sentence, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     Ok(())
 }

@@ -373,6 +373,13 @@ pub fn train(
     }
 }
 
+/// The sentence `nhc train` ends with, for the finished run in `out`: what it learned, in how many
+/// learning iterations, and where its model is (or that it did not learn).
+#[pyfunction]
+pub fn run_sentence(out: PathBuf) -> PyResult<String> {
+    run_dir::sentence(&out).map_err(run_dir_error)
+}
+
 /// Continues the run in `out` (written by `nhc.train(..., out=...)` or `nhc train --out`) from
 /// its last checkpoint to its end, and returns the model. callback as in `train`.
 ///

@@ -163,6 +163,13 @@ impl ModelFile {
         }
     }
 
+    /// Whether the run that wrote this file spent its budget before finishing the curriculum
+    /// (`meta.outcome` is `cap`): θ is then the run's last, not a learned one. Files without that
+    /// record (older ones, or made by hand) are not said to be unfinished.
+    pub fn did_not_learn(&self) -> bool {
+        self.meta.as_ref().and_then(|m| m.get("outcome")).and_then(|o| o.as_str()) == Some("cap")
+    }
+
     /// Writes the file atomically: a temporary file beside it, then a rename.
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         let err = |source| ModelError::Write { path: path.to_path_buf(), source };

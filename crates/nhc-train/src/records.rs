@@ -252,6 +252,65 @@ pub struct RunSummary {
     pub lineages: Option<Vec<Lineage>>,
 }
 
+impl RunSummary {
+    /// What the run did, in one sentence for a reader (`nhc train`'s last line); `levels` is the
+    /// curriculum's L (the run has L + 1 levels, the last the mixed one).
+    pub fn sentence(&self, levels: usize, model: &std::path::Path) -> String {
+        let name = match self.variant {
+            Variant::Nhc => self.task.clone(),
+            v => format!("{} ({v})", self.task),
+        };
+        let (learning, all) = (grouped(self.learning_iterations), grouped(self.iterations));
+        let restarts = match (self.restarts, self.failed_checks) {
+            (0, _) => "no restart".to_string(),
+            (1, 1) => "1 restart, after a failed generalization check".to_string(),
+            (1, _) => "1 restart".to_string(),
+            (n, 0) => format!("{n} restarts"),
+            (n, c) => format!("{n} restarts, {c} of them after a failed generalization check"),
+        };
+        let top = levels + 1;
+        match self.outcome {
+            RunOutcome::Solved => format!(
+                "{name}: learned in {learning} learning iterations ({all} iterations in all), all {top} levels \
+                 solved, {restarts}; model: {}",
+                model.display()
+            ),
+            RunOutcome::Cap => {
+                let at = self.stopped_at();
+                let mixed = if at == top { " (the mixed level)" } else { "" };
+                format!(
+                    "{name}: did not learn: stopped at level {at} of {top}{mixed} after {learning} learning \
+                     iterations ({all} iterations in all), {restarts}; the model file holds the last θ and is \
+                     not expected to solve the task: {}",
+                    model.display()
+                )
+            }
+        }
+    }
+
+    /// The level the run was on when it ended: its last lineage's, else the one after the last
+    /// solved (summaries without lineages).
+    pub fn stopped_at(&self) -> usize {
+        match self.lineages.as_deref().and_then(<[Lineage]>::last) {
+            Some(l) => l.level,
+            None => self.last_level_solved + 1,
+        }
+    }
+}
+
+/// `n` with its digits in groups of three, as the docs write numbers: `13 916`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// What a run's figures need, small enough for a line of `sweep.jsonl`: θ's raw fitness at
 /// iterations on a log-spaced grid (the same for every run: round(1.06^k), and the run's last
 /// iteration; about 40 points a decade, to 4 decimals), and the learning iterations spent on
@@ -304,6 +363,50 @@ impl Curve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn summary(outcome: RunOutcome, restarts: u64, failed_checks: u64) -> RunSummary {
+        RunSummary {
+            task: "copy".into(),
+            domain: "binary".into(),
+            variant: Variant::Nhc,
+            config: None,
+            seed: 2,
+            iterations: 13_916,
+            learning_iterations: 1_916,
+            margin_updates: 0,
+            last_level_learned: 5,
+            last_level_solved: if outcome == RunOutcome::Solved { 11 } else { 2 },
+            restarts,
+            failed_checks,
+            outcome,
+            wall_seconds: 1.0,
+            steps: 1,
+            steps_per_second: 1.0,
+            lineages: None,
+        }
+    }
+
+    /// The sentence says what the run did with the summary's own numbers.
+    #[test]
+    fn the_sentence_reads_the_summary() {
+        let model = std::path::Path::new("runs/main/model.json");
+        assert_eq!(
+            summary(RunOutcome::Solved, 0, 0).sentence(10, model),
+            "copy: learned in 1 916 learning iterations (13 916 iterations in all), all 11 levels solved, \
+             no restart; model: runs/main/model.json"
+        );
+        assert_eq!(
+            summary(RunOutcome::Cap, 3, 1).sentence(10, model),
+            "copy: did not learn: stopped at level 3 of 11 after 1 916 learning iterations (13 916 iterations \
+             in all), 3 restarts, 1 of them after a failed generalization check; the model file holds the last \
+             θ and is not expected to solve the task: runs/main/model.json"
+        );
+        assert!(summary(RunOutcome::Solved, 1, 0).sentence(10, model).contains("solved, 1 restart;"));
+        assert_eq!(
+            (grouped(0), grouped(999), grouped(1000), grouped(1_234_567)),
+            ("0".into(), "999".into(), "1 000".into(), "1 234 567".into())
+        );
+    }
 
     /// The thinned curve keeps the first and last iterations, grows by about 6 % a point and
     /// reads back the fitness it kept (a step function between grid points).

@@ -411,6 +411,17 @@ pub fn model_meta(trainer: &Trainer) -> serde_json::Value {
     })
 }
 
+/// The sentence of the finished run in `dir` ([`RunSummary::sentence`]), from its summary.json
+/// and its checkpoint (the curriculum's levels).
+pub fn sentence(dir: &Path) -> Result<String, RunDirError> {
+    let path = dir.join("summary.json");
+    let text = read_text(&path, "summary file", MAX_STATE_BYTES)?;
+    let summary: RunSummary =
+        serde_json::from_str(&text).map_err(|source| RunDirError::Damaged { path, source })?;
+    let levels = load_checkpoint(dir)?.state.curriculum.levels;
+    Ok(summary.sentence(levels, &dir.join("model.json")))
+}
+
 /// What a run directory's metrics.jsonl says: θ's raw fitness per iteration, and the number of
 /// learning iterations spent on each level (index 0 = level 1).
 #[derive(Debug, Clone, PartialEq)]
