@@ -14,13 +14,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root")
 }
 
 /// README.md and every Markdown file under docs/.
 fn pages() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> =
+            std::fs::read_dir(dir).expect("docs/ is readable").map(|e| e.expect("an entry").path()).collect();
         entries.sort();
         for path in entries {
             if path.is_dir() {
