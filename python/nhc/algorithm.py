@@ -194,7 +194,7 @@ class Algorithm:
         presented word, then [0, 0, 0, 1] in the output phase, as copy and sort), "first-repeat"
         ([first presentation, repeat of the word before, 0], then [0, 0, 1], as duplicated), or a
         width: then `present(sample)` yields (signals, word) pairs and `output_signals` are the
-        output phase's signals.
+        output phase's signals (needed only when there is an output phase: a stop count above 0).
     present(sample): the presented words (default: the sample itself, a list of words).
     output: the operation whose d_out joins the answer in the output phase (at every step with
         answers_while_presented, for an algorithm that answers while its input is presented).
