@@ -11,13 +11,21 @@ Validation (sample seed 2, which neither training nor the evaluation's seed 1000
   repeatCopy on 1–300 objects × 1–50 copies, duplicated on 1–300 objects × 1–50 repeats and on
   runs of uneven length; sort on sorted, reversed and constant lists.
 
-Usage: python3 scripts/pick_models.py [results/full.jsonl] [task ...]   (needs ./target/release/nhc)"""
+Usage: python3 scripts/pick_models.py [results/full.jsonl] [--out models] [task ...]   (needs ./target/release/nhc)
+The recipe's models: python3 scripts/pick_models.py results/recipe/row.jsonl --out models/recipe"""
 import json, os, random, shutil, subprocess, sys, tempfile
 
-NHC = "./target/release/nhc"
+NHC = os.environ.get("NHC_BIN", "./target/release/nhc")
 VALIDATION_SEED, SAMPLES = 2, 50
 args = sys.argv[1:]
 results = args.pop(0) if args and args[0].endswith(".jsonl") else "results/full.jsonl"
+out_dir = "models"
+if "--out" in args:
+    k = args.index("--out")
+    if k + 1 >= len(args):
+        sys.exit("--out needs a directory, e.g. --out models/recipe")
+    out_dir = args[k + 1]
+    del args[k:k + 2]
 only = set(args)
 runs = [json.loads(line) for line in open(results) if line.strip()]
 if not os.access(NHC, os.X_OK):
@@ -104,9 +112,10 @@ for r in sorted(runs, key=lambda r: r["summary"]["seed"]):
                  "(train them with the sweep command in docs/results/table1.md)")
     if validates(task, model):
         picked[task] = r
-        shutil.copy(model, f"models/{task}.json")
+        os.makedirs(out_dir, exist_ok=True)
+        shutil.copy(model, f"{out_dir}/{task}.json")
 for task, r in picked.items():
     tests = ", ".join(f"L{l} {e['solved']}/{e['samples']}" for l, e in sorted(r["eval"].items(), key=lambda x: int(x[0])))
-    print(f"models/{task}.json <- seed {r['summary']['seed']} (test levels, not used to pick: {tests})")
+    print(f"{out_dir}/{task}.json <- seed {r['summary']['seed']} (test levels, not used to pick: {tests})")
 for task in sorted(set(tried) - set(picked)):
-    print(f"{task}: none of {tried[task]} finished runs passes the validation; models/{task}.json unchanged")
+    print(f"{task}: none of {tried[task]} finished runs passes the validation; {out_dir}/{task}.json unchanged")

@@ -64,7 +64,7 @@ def test_sort_at_level_1000_against_sorted():
     xs = [rng.randrange(256) for _ in range(1001)]
     r = nhc.scripted("sort").run(xs, report=True)
     assert r["output"] == sorted(xs) and r["correct"] and r["steps"] > 1_000_000
-    # The learned sort solves 47 of 50 level-1000 samples (docs/RESULTS.md); its report must
+    # The learned sort solves 47 of 50 level-1000 samples (docs/results/speed.md); its report must
     # say whether this one is right, as the independent reference does.
     learned = model("sort").run(xs, report=True)
     assert learned["correct"] == (learned["output"] == sorted(xs))

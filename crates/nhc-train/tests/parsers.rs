@@ -84,8 +84,8 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
 fn state() -> TrainState {
     let config = TrainConfig { max_iterations: 50, ..TrainConfig::default() }.validate();
     let task = nhc_tasks::find("copy").expect("copy is a task");
-    let mut trainer = Trainer::new(task, Variant::Nhc, config.expect("the default config"), 3)
-        .expect("a copy trainer");
+    let mut trainer =
+        Trainer::new(task, Variant::Nhc, config.expect("the default config"), 3).expect("a copy trainer");
     for _ in 0..5 {
         trainer.step().expect("an iteration");
     }
