@@ -8,6 +8,9 @@ pick draws.
     .venv/bin/python scripts/own_algorithms.py train [--runs 15] [--algorithms maxfind,brackets]
         [--variants nhc,nhc-anc,nhc-prev] [--out runs/own]      # resumable; one run at a time
     .venv/bin/python scripts/own_algorithms.py report [--out runs/own]
+    .venv/bin/python scripts/own_algorithms.py train --recipe; ... report --recipe
+        # the same with the recipe (ours: configs/recipe.toml, nhc.train(..., recipe=True)):
+        # runs/own-recipe, results/own_algorithms_recipe.{jsonl,md}, models/recipe/own/
 
 `report` gathers the run directories into results/own_algorithms.jsonl (one line per run), picks
 one model per algorithm for models/own/ (the lowest seed of the full NHC that finished and solves
@@ -30,6 +33,7 @@ ALGORITHMS = {"maxfind": "MAXFIND", "brackets": "BRACKETS", "palindromes": "PALI
 TEST_LEVELS, TEST_SAMPLES, TEST_SEED = (100, 500, 1000), 50, 1000
 VALIDATION_LEVELS, VALIDATION_SEED = (50, 99, 300), 2
 RESULTS = ROOT / "results" / "own_algorithms.jsonl"
+RESULTS_RECIPE = ROOT / "results" / "own_algorithms_recipe.jsonl"
 
 
 def declaration(name):
@@ -60,7 +64,7 @@ def train(args):
                 elif (d / "checkpoint.json").exists():
                     model = nhc.resume(d, algorithm=algorithm)
                 else:
-                    model = nhc.train(algorithm, seed=seed, out=d, variant=variant)
+                    model = nhc.train(algorithm, seed=seed, out=d, variant=variant, recipe=args.recipe)
                 summary = json.loads((d / "summary.json").read_text())
                 tests = {}
                 for level in TEST_LEVELS:
@@ -95,8 +99,8 @@ def passes_validation(model):
                for level in VALIDATION_LEVELS)
 
 
-def pick(lines):
-    """models/own/<name>.json: the lowest full-NHC seed that finished and passes the validation."""
+def pick(lines, models):
+    """models/<name>.json: the lowest full-NHC seed that finished and passes the validation."""
     import nhc
 
     picks = {}
@@ -106,11 +110,11 @@ def pick(lines):
                             and l["outcome"] == "solved"), key=lambda l: l["seed"]):
             model = nhc.load(ROOT / line["dir"] / "model.json", algorithm=algorithm)
             if passes_validation(model):
-                target = ROOT / "models" / "own" / f"{name}.json"
+                target = models / f"{name}.json"
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(ROOT / line["dir"] / "model.json", target)
                 picks[name] = line["seed"]
-                print(f"models/own/{name}.json <- seed {line['seed']}")
+                print(f"{target.relative_to(ROOT)} <- seed {line['seed']}")
                 break
         else:
             print(f"{name}: no finished run passes the validation")
@@ -156,8 +160,20 @@ def figure(name, path):
     plt.close(fig)
 
 
-def table(lines, picks=None):
-    """results/own_algorithms.md's text from the jsonl lines."""
+def table(lines, recipe=False):
+    """results/own_algorithms.md's text from the jsonl lines (the recipe's: own_algorithms_recipe.md)."""
+    if recipe:
+        out = ["# Three algorithms of our own, declared in Python, trained with the recipe", "",
+               "Redrawn by `.venv/bin/python scripts/own_algorithms.py report --recipe` from the run directories "
+               "(`scripts/own_algorithms.py train --recipe`; `report --recipe --table` from "
+               "results/own_algorithms_recipe.jsonl alone). Declarations: examples/own/. Training: the recipe "
+               "(ours, beyond the paper: configs/recipe.toml, the generalization check at levels 12–30 with "
+               "relearning; no task table applies), seeds 1–15; test: levels 100, 500 and 1000, 50 samples of "
+               "sample seed 1000; a run is perfect at a level when it solves all 50. The paper-protocol rows: "
+               "results/own_algorithms.md.", "",
+               "| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
+               "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+        return "\n".join(out + rows(lines)) + "\n"
     out = ["# Three algorithms of our own, declared in Python", "",
            "Redrawn by `.venv/bin/python scripts/own_algorithms.py report` from the run directories "
            "(`scripts/own_algorithms.py train`; `report --table` from results/own_algorithms.jsonl "
@@ -166,6 +182,17 @@ def table(lines, picks=None):
            "1000; a run is perfect at a level when it solves all 50.", "",
            "| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
            "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+    out += rows(lines)
+    out += ["", "Behaviour of the models in models/own/ (picked on validation samples, levels 50, 99 "
+            "and 300, sample seed 2), one level-5 sample each:", ""]
+    out += [f"![{name}](behaviour/own_{name}.svg)" for name in ALGORITHMS
+            if (ROOT / "results" / "behaviour" / f"own_{name}.svg").exists()]
+    return "\n".join(out) + "\n"
+
+
+def rows(lines):
+    """The table's rows, one per algorithm and variant."""
+    out = []
     keys = sorted({(l["algorithm"], l["variant"]) for l in lines},
                   key=lambda k: (list(ALGORITHMS).index(k[0]), ["nhc", "nhc-anc", "nhc-prev"].index(k[1])))
     for name, variant in keys:
@@ -177,25 +204,23 @@ def table(lines, picks=None):
         out.append(f"| {name} | {variant} | {len(runs)} | {len(finished)} | {statistics.median(its):.0f} "
                    f"({q[0]:.0f}–{q[2]:.0f}) | {statistics.median(l['restarts'] for l in runs):.0f} | "
                    + " | ".join(str(p) for p in perfect) + " |")
-    out += ["", "Behaviour of the models in models/own/ (picked on validation samples, levels 50, 99 "
-            "and 300, sample seed 2), one level-5 sample each:", ""]
-    out += [f"![{name}](behaviour/own_{name}.svg)" for name in ALGORITHMS
-            if (ROOT / "results" / "behaviour" / f"own_{name}.svg").exists()]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def report(args):
+    results = RESULTS_RECIPE if args.recipe else RESULTS
+    md = ROOT / "results" / ("own_algorithms_recipe.md" if args.recipe else "own_algorithms.md")
     if args.table:
-        lines = [json.loads(l) for l in RESULTS.read_text().splitlines() if l.strip()]
+        lines = [json.loads(l) for l in results.read_text().splitlines() if l.strip()]
     else:
         lines = gather(args.out)
-        RESULTS.write_text("".join(json.dumps(l) + "\n" for l in lines))
-        pick(lines)
+        results.write_text("".join(json.dumps(l) + "\n" for l in lines))
+        pick(lines, ROOT / "models" / "recipe" / "own" if args.recipe else ROOT / "models" / "own")
         for name in ALGORITHMS:
-            if (ROOT / "models" / "own" / f"{name}.json").exists():
+            if not args.recipe and (ROOT / "models" / "own" / f"{name}.json").exists():
                 figure(name, ROOT / "results" / "behaviour" / f"own_{name}.svg")
-    (ROOT / "results" / "own_algorithms.md").write_text(table(lines))
-    print((ROOT / "results" / "own_algorithms.md").read_text())
+    md.write_text(table(lines, args.recipe))
+    print(md.read_text())
 
 
 def main():
@@ -204,9 +229,12 @@ def main():
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--algorithms", default=",".join(ALGORITHMS))
     p.add_argument("--variants", default="nhc")
-    p.add_argument("--out", default=str(ROOT / "runs" / "own"))
+    p.add_argument("--out")
     p.add_argument("--table", action="store_true")
+    p.add_argument("--recipe", action="store_true", help="train with the recipe (ours, beyond the paper)")
     args = p.parse_args()
+    if args.out is None:
+        args.out = str(ROOT / "runs" / ("own-recipe" if args.recipe else "own"))
     args.algorithms = [a for a in args.algorithms.split(",") if a]
     args.variants = [v for v in args.variants.split(",") if v]
     unknown = [a for a in args.algorithms if a not in ALGORITHMS]
