@@ -4,7 +4,7 @@ the wall time, the peak memory of the process and the first line of its error.
 Usage: python3 scripts/bad_input.py [NHC_BINARY]   (default ./target/release/nhc)
 Prints a Markdown table (docs/results/bad-input.md, "Bad input"). Run from the repository root.
 """
-import json, os, shutil, subprocess, sys, tempfile, time
+import hashlib, json, os, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NHC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/nhc")
@@ -21,11 +21,11 @@ def write(name, text, mode="w"):
     return path
 
 
-def run(args, close_stdout=False):
+def run(args, close_stdout=False, full_stderr=False):
     """Exit code, seconds, peak RSS in MB (GNU time's %M of the nhc process), first line of
-    stderr."""
+    stderr (none when stderr is a full device)."""
     start = time.time()
-    with tempfile.NamedTemporaryFile() as rss, tempfile.TemporaryFile() as errf:
+    with tempfile.NamedTemporaryFile() as rss, (open("/dev/full", "wb+") if full_stderr else tempfile.TemporaryFile()) as errf:
         out = subprocess.PIPE if close_stdout else subprocess.DEVNULL
         cmd = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, NHC] + args
         p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP)
@@ -33,7 +33,7 @@ def run(args, close_stdout=False):
             p.stdout.close()
         p.wait(timeout=120)
         errf.seek(0)
-        err = errf.read()
+        err = b"" if full_stderr else errf.read()
         kb = open(rss.name).read().split()
     line = err.decode(errors="replace").strip().splitlines()
     mb = int(kb[-1]) / 1024 if kb else float("nan")
@@ -84,7 +84,13 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
                    ("unknown restart reading", 'restart = "stuck"'), ("negative patience", "restart_after = -5"),
                    ("unknown free-gate reading", 'free_write = "x"'),
                    ("unknown missing-link reading", 'missing_link = "wrap"'),
-                   ("free_gate_bias infinite", "free_gate_bias = inf")]:
+                   ("free_gate_bias infinite", "free_gate_bias = inf"),
+                   ("population × batch: 10^9 episodes an iteration", "population = 10000\nbatch = 100000"),
+                   ("levels 10^6", "levels = 1000000"),
+                   ("a TOML error on line 3", "batch = 8\nsigma = 0.1\npopulation = = 4"),
+                   ("a table naming no task", "[tasks.nope]\nbatch = 8"),
+                   ("on_failed_check unknown", 'on_failed_check = "retry"'),
+                   ("word_noise negative", "word_noise = -0.1")]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
@@ -111,6 +117,17 @@ add("verify --map map.jpg", V("sort", "--up-to", "3", "--map", "map.jpg"))
 add("verify --map of one-parameter inputs", V("copy", "--up-to", "3", "--map", "map.png"))
 add("verify, 1 KB memory limit", ["--max-memory", "1K", *V("copy", "--up-to", "100")])
 add("resume a directory that is no run", ["train", "--resume", TMP])
+add("run: 10^6 copy objects under --max-memory 500M", ["--max-memory", "500M", "run", "--task", "copy", "--model", M("copy"),
+    "--input", "@" + write("million.json", json.dumps([[1, 0, 1, 0, 1, 0]] * 1000000))])
+add("trace: 10^5 copy objects under --max-memory 150M", ["--max-memory", "150M", "trace", "--task", "copy", "--model",
+    M("copy"), "--input", "@" + write("hundredk.json", json.dumps([[1, 0, 1, 0, 1, 0]] * 100000))])
+os.symlink(os.path.join(TMP, "gone"), os.path.join(TMP, "broken"))
+add("train --out a broken symlink", ["train", "--task", "copy", "--out", "broken"])
+add("model: params 1e39 (beyond f32)", ["eval", "--task", "copy", "--model",
+    write("f32_model.json", json.dumps(dict(good_model, params=["X"] + good_model["params"][1:])).replace('"X"', "1e39")),
+    "--level", "10"])
+add("model: config of another size", ["eval", "--task", "copy", "--model",
+    write("other_config.json", json.dumps(dict(good_model, config=dict(good_model["config"], controller=7)))), "--level", "10"])
 # A model that fails about a quarter of long additions (results/failures/README.md), on one it fails.
 A200 = ("11000101000101100101000101111101010010010011101011001010011111010000011010100000100100110000"
         "100011010110110100001111111010010110001010110001110010100001110011001011111101101001010001101"
@@ -134,10 +151,18 @@ cp = json.load(open(M("copy")))
 state_dir = os.path.join(TMP, "cp")
 os.makedirs(state_dir)
 add("checkpoint with θ[0] = 1e39", ["train", "--resume", state_dir])
+EDITS = ["one digit of θ changed", "no digest", "curriculum.level 10^6, digest recomputed",
+         "curriculum.levels 0, digest recomputed", "restarts without their lineages, digest recomputed"]
+for e in EDITS:
+    add(f"checkpoint: {e}", ["train", "--resume", os.path.join(TMP, "cp-" + e.split(",")[0].replace(" ", "-"))])
 for sub in [["eval", "--task", "copy", "--model", M("copy"), "--level", "1000"],
             ["trace", "--task", "copy", "--model", M("copy"), "--level", "1000"],
             ["report", shutil.copy(os.path.join(ROOT, "results/full.jsonl"), TMP)], ["tasks"]]:
     add(f"closed stdout: {sub[0]}", sub, close_stdout=True)
+add("stderr on a full device: eval", ["eval", "--task", "copy", "--model", M("copy"), "--level", "100"], full_stderr=True)
+add("stderr on a full device: train", ["train", "--task", "copy", "--seed", "2", "--out", "full-stderr",
+                                               "--max-iterations", "50"], full_stderr=True)
+add("stderr on a full device: an error", ["eval", "--task", "nope", "--model", M("copy"), "--level", "10"], full_stderr=True)
 
 # A checkpoint whose θ[0] is 1e39 (read as an f32: infinity), from a real run.
 # One iteration does not learn copy: exit code 4, the run directory written.
@@ -149,6 +174,34 @@ text = open(cpath).read()
 state = json.loads(text)
 first = json.dumps(state["state"]["nes"]["theta"][0])
 open(cpath, "w").write(text.replace('"theta":[' + first, '"theta":[1e39', 1))
+
+
+
+def checkpoint(state, seconds):
+    """A checkpoint's text with its digest (SHA-256 of the state's and the seconds' text)."""
+    st, sec = json.dumps(state, separators=(",", ":")), json.dumps(seconds)
+    digest = hashlib.sha256((st + "\n" + sec).encode()).hexdigest()
+    return '{"state":' + st + ',"seconds":' + sec + ',"digest":"' + digest + '"}'
+
+
+for e in EDITS:
+    d = os.path.join(TMP, "cp-" + e.split(",")[0].replace(" ", "-"))
+    shutil.copytree(state_dir, d)
+    doc = json.loads(text)
+    st = doc["state"]
+    if e == "one digit of θ changed":
+        edited = text.replace('"theta":[' + first, '"theta":[' + json.dumps(st["nes"]["theta"][0] + 1.0), 1)
+    elif e == "no digest":
+        edited = text[:text.index(',"digest":')] + "}"
+    else:
+        if e.startswith("curriculum.level "):
+            st["curriculum"]["level"] = 1000000
+        elif e.startswith("curriculum.levels"):
+            st["curriculum"]["levels"] = 0
+        else:
+            st["restarts"] = 3
+        edited = checkpoint(st, doc["seconds"])
+    open(os.path.join(d, "checkpoint.json"), "w").write(edited)
 
 print(f"`python3 scripts/bad_input.py` ({len(cases)} cases)\n")
 print("| case | exit | seconds | peak MB | message |")
