@@ -143,6 +143,7 @@ def train(args: argparse.Namespace) -> int:
             out=args.out,
             callback=progress,
             variant=args.variant,
+            recipe=args.recipe,
         )
     finally:
         progress.close()
@@ -169,7 +170,7 @@ def sweep(args: argparse.Namespace) -> None:
 
     lines = nhc.sweep(algorithm, args.out, runs=args.runs, config=config_arg(args.config, None),
                       variant=args.variant, jobs=args.jobs, levels=args.levels, samples=args.samples,
-                      callback=done)
+                      callback=done, recipe=args.recipe)
     print(f"{len(lines)} runs in {Path(args.out) / 'sweep.jsonl'}")
 
 
@@ -225,6 +226,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--max-iterations", type=int)
     t.add_argument("--variant", default="nhc", choices=["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"])
     t.add_argument("--quiet", action="store_true")
+    t.add_argument("--recipe", action="store_true", help="train with the recipe (ours, beyond the paper: configs/recipe.toml) instead of the paper's protocol")
     t.set_defaults(run=train)
 
     r = sub.add_parser("resume", help="continue a run from its last checkpoint")
@@ -244,6 +246,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, help="runs at the same time (default: the number of cores)")
     s.add_argument("--levels", type=levels_arg, default=[10, 100, 500, 1000], help="test levels (default 10,100,500,1000)")
     s.add_argument("--samples", type=int, default=50)
+    s.add_argument("--recipe", action="store_true", help="train with the recipe (ours, beyond the paper: configs/recipe.toml) instead of the paper's protocol")
     s.set_defaults(run=sweep)
 
     e = sub.add_parser("eval", help="evaluate a model on fresh samples")

@@ -359,6 +359,17 @@ def test_python_m_nhc_train_counts_learning_iterations(tmp_path):
     assert r.returncode == 0 and r.stderr == "", r.stderr
 
 
+def test_python_m_nhc_train_takes_the_recipe(tmp_path):
+    """`python -m nhc train --recipe` trains with configs/recipe.toml, the config file's fields on top."""
+    (tmp_path / "short.toml").write_text("levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n")
+    r = subprocess.run([sys.executable, "-m", "nhc", "train", "--algorithm", f"{EXAMPLE}:COPY", "--seed", "1",
+                        "--out", "run", "--config", "short.toml", "--recipe", "--quiet"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    config = json.loads((tmp_path / "run" / "config.json").read_text())["train"]
+    assert (config["check_level"], config["on_failed_check"], config["levels"]) == (30, "relearn", 2), config
+
+
 def test_check_says_a_failure_of_every_level_once_with_its_levels():
     def program(objects):
         yield from [None] * len(objects)
