@@ -185,7 +185,7 @@ ABLATIONS = [
     ("anc", "NHC-anc", "comparison_nhc_anc.jsonl",
      "nhc sweep --tasks search,addition,sort,arithmetic,copy,repeatCopy,reverse,duplicated --variant nhc-anc --recipe --runs 15 --out runs/recipe-anc"),
     ("prev", "NHC-prev", "comparison_nhc_prev.jsonl",
-     "nhc sweep --tasks search,addition,sort,arithmetic,copy,repeatCopy,reverse,duplicated --variant nhc-prev --recipe --runs 15 --out runs/recipe-prev"),
+     "nhc sweep --tasks duplicated --variant nhc-prev --recipe --runs 15 --out runs/recipe-prev"),
 ]
 
 
@@ -213,7 +213,7 @@ def ablation_tables(out):
         protocol = [json.loads(t) for t in (ROOT / "results" / protocol_file).read_text().splitlines() if t.strip()]
         out += [f"### {model}", "",
                 f"`{command}`, then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
-                f"the protocol row: results/{protocol_file}. The tasks of the paper's {model} cells.", "",
+                f"the protocol row: results/{protocol_file}.", "",
                 "| task | the paper | protocol: finished · perfect · verified | recipe: finished · perfect · verified |",
                 "|---|---|---:|---:|"]
         for task in TASKS:
