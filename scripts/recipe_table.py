@@ -47,6 +47,9 @@ SCREENS = [
     ("recipe_noise", "the recipe (check + relearn, Bus feedback for the copy family, sort's any shape) + word noise 0.1",
      "recipe_noise_all_screen",
      "nhc sweep --tasks sort,duplicated --runs 15 --levels 30 --config configs/recipe_noise_all_screen.toml --out runs/screens/noise-sd --jobs 1"),
+    ("check1000", "the recipe with 1 000 check samples instead of 200 (sort; after the confirmation, not adopted)",
+     "recipe_check1000_screen",
+     "nhc sweep --tasks sort --runs 15 --levels 30 --config configs/recipe_check1000_screen.toml --out runs/screens/check1000"),
 ]
 
 
