@@ -170,18 +170,14 @@ def table(lines, recipe=False):
                "(ours, beyond the paper: configs/recipe.toml, the generalization check at levels 12–30 with "
                "relearning; no task table applies), seeds 1–15; test: levels 100, 500 and 1000, 50 samples of "
                "sample seed 1000; a run is perfect at a level when it solves all 50. The paper-protocol rows: "
-               "results/own_algorithms.md.", "",
-               "| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
-               "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+               "results/own_algorithms.md.", ""]
         return "\n".join(out + rows(lines)) + "\n"
     out = ["# Three algorithms of our own, declared in Python", "",
            "Redrawn by `.venv/bin/python scripts/own_algorithms.py report` from the run directories "
            "(`scripts/own_algorithms.py train`; `report --table` from results/own_algorithms.jsonl "
            "alone). Declarations: examples/own/. Training: the paper's protocol (levels 1–11, the "
            "default config, seeds 1–15); test: levels 100, 500 and 1000, 50 samples of sample seed "
-           "1000; a run is perfect at a level when it solves all 50.", "",
-           "| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
-           "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
+           "1000; a run is perfect at a level when it solves all 50.", ""]
     out += rows(lines)
     out += ["", "Behaviour of the models in models/own/ (picked on validation samples, levels 50, 99 "
             "and 300, sample seed 2), one level-5 sample each:", ""]
@@ -191,8 +187,9 @@ def table(lines, recipe=False):
 
 
 def rows(lines):
-    """The table's rows, one per algorithm and variant."""
-    out = []
+    """The table: its header, then a row per algorithm and variant."""
+    out = ["| algorithm | variant | runs | finished | learning iterations (median, quartiles) | "
+           "restarts (median) | perfect at 100 | 500 | 1000 |", "|---|---|---:|---:|---|---:|---:|---:|---:|"]
     keys = sorted({(l["algorithm"], l["variant"]) for l in lines},
                   key=lambda k: (list(ALGORITHMS).index(k[0]), ["nhc", "nhc-anc", "nhc-prev"].index(k[1])))
     for name, variant in keys:
