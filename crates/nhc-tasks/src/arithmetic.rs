@@ -584,7 +584,8 @@ fn parse_token(s: &str, max: i64) -> Result<Token, InputError> {
         return Err(InputError::new(format!("unknown token `{s}`; expected an integer or one of + - * /")));
     }
     match s.parse::<i64>() {
-        Ok(v) if (0..=max).contains(&v) => Ok(Token::Value(v as Word)),
+        // A sign makes it a negative operand, `-0` too.
+        Ok(v) if !s.starts_with('-') && (0..=max).contains(&v) => Ok(Token::Value(v as Word)),
         _ => Err(InputError::new(format!("operand `{s}` is out of range; operands are integers 0 to {max}"))),
     }
 }

@@ -216,6 +216,7 @@ proptest! {
 fn parse_input_refuses_what_the_task_cannot_take() {
     let err = |v: serde_json::Value| TASK.parse_input(&v).unwrap_err().to_string();
     assert!(err(json!("")).contains("empty"));
+    assert!(err(json!("0 -0 -")).contains("operand `-0` is out of range"));
     assert!(err(json!("   ")).contains("empty"));
     assert!(err(json!("7")).contains("at least one operator"));
     assert!(err(json!("1 2")).contains("at least one operator"));
