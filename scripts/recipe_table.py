@@ -188,7 +188,7 @@ ABLATIONS = [
     ("anc", "NHC-anc", "comparison_nhc_anc.jsonl",
      "nhc sweep --tasks search,addition,sort,arithmetic,copy,repeatCopy,reverse,duplicated --variant nhc-anc --recipe --runs 15 --out runs/recipe-anc"),
     ("prev", "NHC-prev", "comparison_nhc_prev.jsonl",
-     "nhc sweep --tasks duplicated,repeatCopy,copy,reverse --variant nhc-prev --recipe --runs 15 --out runs/recipe-prev"),
+     "nhc sweep --tasks search,addition,sort,arithmetic,copy,repeatCopy,reverse,duplicated --variant nhc-prev --recipe --runs 15 --out runs/recipe-prev"),
 ]
 
 
