@@ -14,7 +14,8 @@ pick draws.
 
 `report` gathers the run directories into results/own_algorithms.jsonl (one line per run), picks
 one model per algorithm for models/own/ (the lowest seed of the full NHC that finished and solves
-every validation sample: 50 samples of sample seed 2 at levels 50, 99 and 300, no test level),
+every validation sample: 50 samples of sample seed 2 at levels 50, 99 and 300, no test level,
+and answers right the user inputs of `user_inputs`: the empty list, one item, long inputs),
 draws each pick's behaviour on one level-5 sample (results/behaviour/own_<name>.svg, needs
 matplotlib) and writes results/own_algorithms.md from the jsonl. `report --table` redraws the
 Markdown from the committed jsonl alone.
@@ -23,9 +24,11 @@ Markdown from the committed jsonl alone.
 import argparse
 import importlib.util
 import json
+import random
 import shutil
 import statistics
 import sys
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +44,7 @@ def declaration(name):
     path = ROOT / "examples" / "own" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"own_{name}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[f"own_{name}"] = module
     spec.loader.exec_module(module)
     return getattr(module, ALGORITHMS[name])
 
@@ -99,8 +103,32 @@ def passes_validation(model):
                for level in VALIDATION_LEVELS)
 
 
+def user_inputs(name):
+    """Shapes users send that no level presents (the empty list, one item, all equal, long
+    inputs), each with its reference answer computed here."""
+    rng = random.Random(7)
+    if name == "maxfind":
+        inputs = [[7], [0], [3] * 4, list(range(50)), list(range(50, 0, -1)),
+                  [rng.randrange(256) for _ in range(2000)]]
+        return [(xs, [max(xs)]) for xs in inputs]
+    if name == "brackets":
+        module = importlib.import_module("own_brackets")
+        deep = [rng.randrange(1, 64) for _ in range(300)] + [None] * 300
+        flat = [x for _ in range(300) for x in (rng.randrange(1, 64), None)]
+        return [(seq, module.partners(seq)) for seq in [[5, None], [1, 2, None, 3, None, None], deep, flat]]
+    inputs = [[], ["a"], ["ab"], ["aba"] * 3, ["abc"] * 10, ["ab" * rng.randrange(1, 5) for _ in range(300)]]
+    return [(words, [w for w in words if w == w[::-1]]) for words in inputs]
+
+
+def handles_user_inputs(name, model):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return all(model.run(x) == answer for x, answer in user_inputs(name))
+
+
 def pick(lines, models):
-    """models/<name>.json: the lowest full-NHC seed that finished and passes the validation."""
+    """models/<name>.json: the lowest full-NHC seed that finished, passes the validation and
+    answers the user inputs right."""
     import nhc
 
     picks = {}
@@ -109,7 +137,7 @@ def pick(lines, models):
         for line in sorted((l for l in lines if l["algorithm"] == name and l["variant"] == "nhc"
                             and l["outcome"] == "solved"), key=lambda l: l["seed"]):
             model = nhc.load(ROOT / line["dir"] / "model.json", algorithm=algorithm)
-            if passes_validation(model):
+            if passes_validation(model) and handles_user_inputs(name, model):
                 target = models / f"{name}.json"
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(ROOT / line["dir"] / "model.json", target)
