@@ -8,7 +8,13 @@ iterations, model steps). Redrawn from the committed sweep records (docs/DESIGN.
 
 The row's records are results/recipe/row.jsonl: `nhc sweep --tasks all --recipe --runs 15 --out
 runs/recipe` (the paper-protocol row's test levels and samples), then `scripts/verify_runs.py
-results/recipe/row.jsonl --runs runs/recipe` (default bounds). Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
+results/recipe/row.jsonl --runs runs/recipe` (default bounds). The first confirmation is
+results/recipe/row1.jsonl; the second reran duplicated alone, the one task whose settings
+changed (results/recipe/duplicated2.jsonl), and the row is the first with duplicated's lines
+replaced:
+
+    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl
+ Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
 --levels 30 ...` (the command is in SCREENS), then `scripts/verify_runs.py FILE --runs DIR
 --screen` (bounds within lengths 30). The paper-protocol row is results/full.jsonl, its
 verification at the default bounds read at the screen's: a run right on every input up to its
@@ -50,6 +56,18 @@ SCREENS = [
     ("check1000", "the recipe with 1 000 check samples instead of 200 (sort; after the confirmation, not adopted)",
      "recipe_check1000_screen",
      "nhc sweep --tasks sort --runs 15 --levels 30 --config configs/recipe_check1000_screen.toml --out runs/screens/check1000"),
+    ("train_shapes_only", "the recipe's duplicated (check + relearn + Bus feedback) + half the training samples of any shape (adopted)",
+     "recipe_train_shapes_only_screen",
+     "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_only_screen.toml --out runs/screens/train-shapes-only"),
+    ("train_shapes025", "the same with a quarter of the training samples of any shape",
+     "recipe_train_shapes025_screen",
+     "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes025_screen.toml --out runs/screens/train-shapes025"),
+    ("train_shapes1", "the same with every training sample of any shape",
+     "recipe_train_shapes1_screen",
+     "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes1_screen.toml --out runs/screens/train-shapes1"),
+    ("train_shapes", "half the training samples of any shape, with check samples of any shape too",
+     "recipe_train_shapes_screen",
+     "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_screen.toml --out runs/screens/train-shapes"),
 ]
 
 
@@ -135,6 +153,29 @@ def first_wrong(line):
     return None
 
 
+def merge(path, base="row1", into="row"):
+    """results/recipe/INTO.jsonl = BASE.jsonl with the lines of every task in `path` replaced by
+    its lines, in order."""
+    new = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+    tasks = {x["summary"]["task"] for x in new}
+    lines = []
+    for x in records(base):
+        task = x["summary"]["task"]
+        if task not in tasks:
+            lines.append(x)
+        elif task in tasks and not any(y["summary"]["task"] == task for y in lines):
+            lines += [y for y in new if y["summary"]["task"] == task]
+    text = "".join(json.dumps(x, separators=(",", ":"), ensure_ascii=False) + "\n" for x in lines)
+    (ROOT / "results" / "recipe" / f"{into}.jsonl").write_text(text)
+
+
+def counts(lines):
+    """(perfect, finished, right on every listed input, sampled) over a row's runs."""
+    v = [verified(x) for x in lines]
+    fin = sum(1 for x in lines if x["summary"]["outcome"] == "solved")
+    return sum(map(perfect, lines)), fin, v.count("yes"), v.count("sampled")
+
+
 def row_table(out):
     lines = records("row")
     if lines is None:
@@ -176,6 +217,15 @@ def row_table(out):
             wrong = first_wrong(x)
             missed.append(f"- {s['task']} seed {s['seed']}: {'finished' if s['outcome'] == 'solved' else 'not finished (' + fmt(s['learning_iterations']) + ' learning iterations)'}; {tests}"
                           + (f"; first wrong: {wrong}" if wrong else ""))
+    first = records("row1")
+    if first is not None:
+        perf, fin, yes, sampled = counts(first)
+        out.append(f"The first confirmation (results/recipe/row1.jsonl, before duplicated trained on samples of any "
+                   f"shape): {perf} perfect, {fin} finished, {yes} right on every listed input ({sampled} sampled). "
+                   "The second reran duplicated alone, the one task whose settings changed: the other tasks' runs are the "
+                   "first's, which the current recipe reproduces bit for bit (the same summaries for copy and reverse "
+                   "seeds 1–3).")
+        out.append("")
     if missed:
         out.append("Runs not perfect at the test levels or wrong on a listed input:")
         out.append("")
@@ -269,13 +319,25 @@ def table(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results" / "recipe.md"))
+    ap.add_argument("--merge", metavar="JSONL",
+                    help="write results/recipe/row.jsonl: the first confirmation (row1.jsonl) with the lines of "
+                         "every task in JSONL replaced by JSONL's, then redraw")
+    ap.add_argument("--base", default="row1", metavar="NAME",
+                    help="with --merge: the records to merge into (default row1, written to row.jsonl; anc or prev: "
+                         "in place)")
     args = ap.parse_args()
+    if args.merge:
+        merge(Path(args.merge), args.base, args.base if args.base != "row1" else "row")
     out = ["# The recipe", "",
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
            "results/recipe/*.jsonl (docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
            "## The recipe's row, on the test levels", "",
-           f"`{ROW}`, then `python3 scripts/verify_runs.py results/recipe/row.jsonl --runs runs/recipe`. "
+           f"`{ROW}`, then `python3 scripts/verify_runs.py results/recipe/row.jsonl --runs runs/recipe`; "
+           "here in two confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
+           "alone after its training samples of any shape entered the recipe (`nhc sweep --tasks duplicated --recipe "
+           "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), merged by "
+           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl`. "
            "The same seeds, test levels (100, 500, 1000) and test samples (sample seed 1000, 50 a level) as the "
            "paper-protocol row; *perfect*: every sample solved at every test level. *Right on every listed input*: "
            "`nhc verify` at its default bounds (copy and reverse to 2 000 objects, repeatCopy 60 × 60, duplicated "

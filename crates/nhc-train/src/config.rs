@@ -10,6 +10,10 @@ use thiserror::Error;
 /// selection may look at it.
 pub const FIRST_TEST_LEVEL: usize = 100;
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// When NES skips the update (MODEL §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -104,6 +108,12 @@ pub struct TrainConfig {
     /// ([`nhc_tasks::Task::any_shape`]: e.g. duplicated's runs of different lengths) instead of
     /// the levels' own (ours, with the check; default false; docs/DESIGN.md, "The recipe").
     pub check_any_shape: bool,
+    /// Share of the fresh training samples (earlier and current levels, not bad memories) drawn
+    /// in any shape the task allows at their level ([`nhc_tasks::Task::any_shape`]), each sample
+    /// by a draw of its own (ours, beyond the paper, which trains on its levels' shapes only;
+    /// default 0; docs/DESIGN.md, "The recipe").
+    #[serde(skip_serializing_if = "is_zero")]
+    pub train_any_shape: f64,
     /// What a failed generalization check does to the lineage (ours, with the check): a restart
     /// (the default), or back to the mixed level with the samples it failed in the bad memories,
     /// to learn them (docs/DESIGN.md, "The recipe").
@@ -207,6 +217,7 @@ impl Default for TrainConfig {
             check_level: 0,
             check_samples: 200,
             check_any_shape: false,
+            train_any_shape: 0.0,
             on_failed_check: OnFailedCheck::Restart,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,
@@ -243,6 +254,8 @@ pub enum ConfigError {
     PerfectToSolve,
     #[error("share_{name} must be in [0, 1], got {value}")]
     Share { name: &'static str, value: f64 },
+    #[error("train_any_shape must be a share in [0, 1], got {0}")]
+    TrainAnyShape(f64),
     #[error("share_earlier + share_bad must be at most 1, got {0}")]
     SharesSum(f64),
     #[error("init_std must be a finite number ≥ 0, got {0}")]
@@ -367,6 +380,9 @@ impl TrainConfig {
             if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
                 return Err(E::Share { name, value });
             }
+        }
+        if !(self.train_any_shape.is_finite() && (0.0..=1.0).contains(&self.train_any_shape)) {
+            return Err(E::TrainAnyShape(self.train_any_shape));
         }
         let sum = self.share_earlier + self.share_bad;
         if sum > 1.0 + 1e-12 {
@@ -646,6 +662,14 @@ mod tests {
             with(|c| c.share_earlier = f64::NAN),
             Err(ConfigError::Share { name: "earlier", .. })
         ));
+    }
+    #[test]
+    fn train_any_shape_is_a_share() {
+        for bad in [-0.1, 1.5, f64::INFINITY] {
+            assert_eq!(with(|c| c.train_any_shape = bad), Err(ConfigError::TrainAnyShape(bad)));
+        }
+        assert!(with(|c| c.train_any_shape = f64::NAN).is_err());
+        assert_eq!(with(|c| c.train_any_shape = 1.0), Ok(()));
     }
     #[test]
     fn shares_sum_at_most_one() {

@@ -133,16 +133,23 @@ impl Curriculum {
 
     /// The N sample keys of one batch: ⌊share_earlier·N⌋ from earlier levels (uniform over
     /// 1..level−1), ⌊share_bad·N⌋ from bad memories, the rest from the current level; an empty
-    /// source is filled from the current level (MODEL §7). Slots are in that order.
+    /// source is filled from the current level (MODEL §7). Slots are in that order. A fresh
+    /// sample is of any shape with probability `train_any_shape` (ours; at 0 no draw is made, so
+    /// the paper's batches are unchanged).
     pub fn batch<R: Rng + ?Sized>(&self, config: &TrainConfig, rng: &mut R) -> Vec<(Source, SampleKey)> {
         let n = config.batch;
         let earlier = ((config.share_earlier * n as f64).floor() as usize).min(n);
         let bad = ((config.share_bad * n as f64).floor() as usize).min(n - earlier);
+        let fresh = |level: usize, rng: &mut R| {
+            let key = SampleKey::new(level, rng.next_u64());
+            let any_shape = config.train_any_shape > 0.0 && rng.random_bool(config.train_any_shape);
+            SampleKey { any_shape, ..key }
+        };
         let mut out = Vec::with_capacity(n);
         for slot in 0..n {
             let drawn = if slot < earlier && self.level > 1 {
                 let level = rng.random_range(1..self.level.min(self.levels + 1));
-                Some((Source::Earlier, SampleKey::new(level, rng.next_u64())))
+                Some((Source::Earlier, fresh(level, rng)))
             } else if slot >= earlier && slot < earlier + bad {
                 self.bad.draw(rng).map(|k| (Source::Bad, k))
             } else {
@@ -150,7 +157,7 @@ impl Curriculum {
             };
             out.push(drawn.unwrap_or_else(|| {
                 let level = self.current(rng);
-                (Source::Current, SampleKey::new(level, rng.next_u64()))
+                (Source::Current, fresh(level, rng))
             }));
         }
         out
@@ -462,5 +469,31 @@ mod tests {
             }
         }
         assert_eq!(seen, [false, true, true, true]);
+    }
+
+    #[test]
+    fn training_samples_of_any_shape() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let mut cur = Curriculum::new(&small());
+        cur.level = 3;
+        cur.bad.push(SampleKey::new(2, 99));
+        let fresh = |b: &[(Source, SampleKey)]| {
+            let any = b.iter().filter(|(s, k)| *s != Source::Bad && k.any_shape).count();
+            (any, b.iter().filter(|(s, _)| *s != Source::Bad).count())
+        };
+        // 0: none, and the batch is the paper's, draw for draw.
+        let paper = cur.batch(&small(), &mut ChaCha8Rng::seed_from_u64(7));
+        let zero = TrainConfig { train_any_shape: 0.0, ..small() };
+        assert_eq!(cur.batch(&zero, &mut ChaCha8Rng::seed_from_u64(7)), paper);
+        // 1: every fresh sample; a bad memory is drawn as it was stored.
+        let all = TrainConfig { train_any_shape: 1.0, ..small() };
+        let b = cur.batch(&all, &mut rng);
+        assert_eq!(fresh(&b), (6, 6));
+        assert!(b[3..6].iter().all(|(_, k)| *k == SampleKey::new(2, 99)));
+        // 1/2: about half of them.
+        let half = TrainConfig { train_any_shape: 0.5, ..small() };
+        let (any, n) =
+            (0..200).map(|_| fresh(&cur.batch(&half, &mut rng))).fold((0, 0), |a, x| (a.0 + x.0, a.1 + x.1));
+        assert!((any as f64 / n as f64 - 0.5).abs() < 0.05, "{any} of {n}");
     }
 }
