@@ -65,6 +65,9 @@ SCREENS = [
     ("train_shapes1", "the same with every training sample of any shape",
      "recipe_train_shapes1_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes1_screen.toml --out runs/screens/train-shapes1"),
+    ("train_shapes_alone", "the paper's protocol + half the training samples of any shape (no check, no Bus feedback)",
+     "train_shapes_screen",
+     "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/train_shapes_screen.toml --out runs/screens/train-shapes-alone"),
     ("train_shapes", "half the training samples of any shape, with check samples of any shape too",
      "recipe_train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_screen.toml --out runs/screens/train-shapes"),
@@ -266,6 +269,9 @@ def ablation_tables(out):
         protocol = [json.loads(t) for t in (ROOT / "results" / protocol_file).read_text().splitlines() if t.strip()]
         out += [f"### {model}", "",
                 f"`{command}`, then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
+                f"duplicated again with the second recipe (`nhc sweep --tasks duplicated --variant {model.lower()} --recipe "
+                f"--runs 15 --out runs/recipe2-{name}`, verified into results/recipe/{name}_duplicated2.jsonl, merged by "
+                f"`python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl --base {name}`); "
                 f"the protocol row: results/{protocol_file}.", "",
                 "| task | the paper | protocol: finished · perfect · verified | recipe: finished · perfect · verified |",
                 "|---|---|---:|---:|"]
