@@ -13,7 +13,7 @@ results/recipe/row1.jsonl; the second reran duplicated alone, the one task whose
 changed (results/recipe/duplicated2.jsonl), and the row is the first with duplicated's lines
 replaced:
 
-    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl
+    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort3.jsonl
  Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
 --levels 30 ...` (the command is in SCREENS), then `scripts/verify_runs.py FILE --runs DIR
 --screen` (bounds within lengths 30). The paper-protocol row is results/full.jsonl, its
@@ -68,6 +68,8 @@ SCREENS = [
     ("train_shapes_alone", "the paper's protocol + half the training samples of any shape (no check, no Bus feedback)",
      "train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/train_shapes_screen.toml --out runs/screens/train-shapes-alone"),
+    ("update_feedback", "the recipe's sort + update feedback (adopted)", "recipe_update_feedback_screen",
+     "nhc sweep --tasks sort --runs 15 --levels 30 --config configs/recipe_update_feedback_screen.toml --out runs/screens/update-feedback"),
     ("train_shapes", "half the training samples of any shape, with check samples of any shape too",
      "recipe_train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_screen.toml --out runs/screens/train-shapes"),
@@ -156,10 +158,10 @@ def first_wrong(line):
     return None
 
 
-def merge(path, base="row1", into="row"):
-    """results/recipe/INTO.jsonl = BASE.jsonl with the lines of every task in `path` replaced by
-    its lines, in order."""
-    new = [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
+def merge(paths, base="row1", into="row"):
+    """results/recipe/INTO.jsonl = BASE.jsonl with the lines of every task in `paths` replaced by
+    theirs, in order."""
+    new = [json.loads(t) for path in paths for t in path.read_text().splitlines() if t.strip()]
     tasks = {x["summary"]["task"] for x in new}
     lines = []
     for x in records(base):
@@ -224,10 +226,10 @@ def row_table(out):
     if first is not None:
         perf, fin, yes, sampled = counts(first)
         out.append(f"The first confirmation (results/recipe/row1.jsonl, before duplicated trained on samples of any "
-                   f"shape): {perf} perfect, {fin} finished, {yes} right on every listed input ({sampled} sampled). "
-                   "The second reran duplicated alone, the one task whose settings changed: the other tasks' runs are the "
-                   "first's, which the current recipe reproduces bit for bit (the same summaries for copy and reverse "
-                   "seeds 1–3).")
+                   f"shape and sort with update feedback): {perf} perfect, {fin} finished, {yes} right on every listed "
+                   f"input ({sampled} sampled). The second and third reran duplicated and sort alone, the tasks whose "
+                   "settings changed: the other tasks' runs are the first's, which the current recipe reproduces bit for "
+                   "bit (the same summaries for copy and reverse seeds 1–3).")
         out.append("")
     if missed:
         out.append("Runs not perfect at the test levels or wrong on a listed input:")
@@ -325,7 +327,7 @@ def table(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results" / "recipe.md"))
-    ap.add_argument("--merge", metavar="JSONL",
+    ap.add_argument("--merge", metavar="JSONL", nargs="+",
                     help="write results/recipe/row.jsonl: the first confirmation (row1.jsonl) with the lines of "
                          "every task in JSONL replaced by JSONL's, then redraw")
     ap.add_argument("--base", default="row1", metavar="NAME",
@@ -333,7 +335,7 @@ def main():
                          "in place)")
     args = ap.parse_args()
     if args.merge:
-        merge(Path(args.merge), args.base, args.base if args.base != "row1" else "row")
+        merge([Path(m) for m in args.merge], args.base, args.base if args.base != "row1" else "row")
     out = ["# The recipe", "",
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
            "results/recipe/*.jsonl (docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
@@ -342,8 +344,10 @@ def main():
            f"`{ROW}`, then `python3 scripts/verify_runs.py results/recipe/row.jsonl --runs runs/recipe`; "
            "here in two confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
            "alone after its training samples of any shape entered the recipe (`nhc sweep --tasks duplicated --recipe "
-           "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), merged by "
-           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl`. "
+           "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), the third of sort alone "
+           "after its update feedback entered (`nhc sweep --tasks sort --recipe --runs 15 --out runs/recipe3`, "
+           "verified into results/recipe/sort3.jsonl), merged by "
+           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort3.jsonl`. "
            "The same seeds, test levels (100, 500, 1000) and test samples (sample seed 1000, 50 a level) as the "
            "paper-protocol row; *perfect*: every sample solved at every test level. *Right on every listed input*: "
            "`nhc verify` at its default bounds (copy and reverse to 2 000 objects, repeatCopy 60 × 60, duplicated "

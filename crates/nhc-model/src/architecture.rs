@@ -26,6 +26,10 @@ pub trait Decision: Send + 'static {
     fn read_mode(&self, j: usize, note: &str) -> String;
     /// The control side of the step.
     fn control(&self, c: &Config, control_reads: &[f32]) -> ControlRow;
+    /// Whether the step updates a location read the step before (the NHC's ĝ = 1 for a head).
+    fn updates_previous(&self) -> bool {
+        false
+    }
 }
 
 /// The control side of one step (MODEL §2 steps 3–4), for traces.
@@ -121,6 +125,9 @@ impl Architecture for NhcModules {
 }
 
 impl Decision for MemoryDecision {
+    fn updates_previous(&self) -> bool {
+        self.prev_gate.iter().any(|&g| g)
+    }
     fn read_mode(&self, j: usize, note: &str) -> String {
         if note.is_empty() {
             self.read_modes[j].to_string()

@@ -15,6 +15,12 @@ pub struct Trace<D> {
     ops: Vec<Option<u8>>,
     reads: Vec<Option<D>>,
     scored: usize,
+    /// The steps at which the expected program updates a location read the step before
+    /// (`None`: the trace says nothing of updates), for update feedback.
+    updates: Option<Vec<bool>>,
+    /// Whether a scored step that updates where the expected program does not is wrong (ours,
+    /// the paper's "add feedback to this signals during training if it can be provided").
+    update_feedback: bool,
 }
 
 /// One step of a [`Trace`].
@@ -28,7 +34,41 @@ pub struct Expected<'a, D> {
 
 impl<D: Clone + PartialEq> Trace<D> {
     pub fn new(read_heads: usize) -> Self {
-        Trace { heads: read_heads, ops: Vec::new(), reads: Vec::new(), scored: 0 }
+        Trace {
+            heads: read_heads,
+            ops: Vec::new(),
+            reads: Vec::new(),
+            scored: 0,
+            updates: None,
+            update_feedback: false,
+        }
+    }
+    /// The expected program updates the location read at step `t − 1` at step `t`; at every
+    /// step not marked so it updates nothing (a trace with no mark says nothing of updates).
+    pub fn expect_update_at(&mut self, t: usize) {
+        let u = self.updates.get_or_insert_with(Vec::new);
+        if u.len() <= t {
+            u.resize(t + 1, false);
+        }
+        u[t] = true;
+    }
+    /// The trace says where the expected program updates ([`Trace::expect_update_at`]).
+    pub fn knows_updates(&self) -> bool {
+        self.updates.is_some()
+    }
+    /// Makes a scored step that updates where the expected program does not wrong (training
+    /// only; a trace that says nothing of updates is unchanged).
+    pub fn with_update_feedback(mut self, on: bool) -> Self {
+        self.update_feedback = on && self.updates.is_some();
+        self
+    }
+    /// Whether an update at step `t` is right: always, unless update feedback is on and the
+    /// expected program updates nothing at `t`.
+    pub fn update_allowed(&self, t: usize) -> bool {
+        match (&self.updates, self.update_feedback) {
+            (Some(u), true) => u.get(t).copied().unwrap_or(false),
+            _ => true,
+        }
     }
     /// A step nothing is expected of.
     pub fn push_unscored(&mut self) {
@@ -104,11 +144,19 @@ impl<'t, D: Clone + PartialEq> Scorer<'t, D> {
     /// Scores one step: `Some(right)` on a scored step (a step past the end of the trace is
     /// wrong), `None` on an unscored one. Steps after the first mistake add nothing.
     pub fn step<Dec>(&mut self, r: &StepRecord<'_, D, Dec>) -> Option<bool> {
+        self.step_updating(r, false)
+    }
+
+    /// [`Scorer::step`], told whether the step updated a location read the step before: with
+    /// update feedback on, an update the expected program does not make is wrong like a wrong
+    /// read.
+    pub fn step_updating<Dec>(&mut self, r: &StepRecord<'_, D, Dec>, updated: bool) -> Option<bool> {
         let t = r.step;
         let correct = if (t as usize) < self.trace.len() {
             let exp = self.trace.step(t as usize);
             exp.op.map(|op| {
-                let data_ok = exp.reads.iter().zip(r.reads).all(|(e, x)| e.as_ref().is_none_or(|e| e == x));
+                let data_ok = exp.reads.iter().zip(r.reads).all(|(e, x)| e.as_ref().is_none_or(|e| e == x))
+                    && (!updated || self.trace.update_allowed(t as usize));
                 let op_ok = op == r.op;
                 if self.first_mistake.is_none() {
                     self.score +=
@@ -175,6 +223,26 @@ pub fn run_scored<D, M, Mo, P>(
     policy: &mut P,
     trace: &Trace<D>,
     limits: RunLimits,
+    observe: impl FnMut(&StepRecord<'_, D, M::Decision>, Option<bool>),
+) -> Outcome
+where
+    D: Clone + Default + PartialEq + Debug,
+    M: MemoryModule<D>,
+    Mo: DataModules<Data = D> + ?Sized,
+    P: Policy<M::Decision> + ?Sized,
+{
+    run_scored_updates(machine, modules, policy, trace, limits, |_| false, observe)
+}
+
+/// [`run_scored`], with `updated` telling whether a step's decision updated a location read the
+/// step before (for a trace with update feedback, [`Trace::with_update_feedback`]).
+pub fn run_scored_updates<D, M, Mo, P>(
+    machine: &mut Machine<D, M>,
+    modules: &mut Mo,
+    policy: &mut P,
+    trace: &Trace<D>,
+    limits: RunLimits,
+    updated: impl Fn(&M::Decision) -> bool,
     mut observe: impl FnMut(&StepRecord<'_, D, M::Decision>, Option<bool>),
 ) -> Outcome
 where
@@ -184,8 +252,9 @@ where
     P: Policy<M::Decision> + ?Sized,
 {
     let mut scorer = Scorer::new(trace);
+    let feedback = trace.update_feedback;
     let run = machine.run(modules, policy, limits.max_steps, |r| {
-        let verdict = scorer.step(r);
+        let verdict = scorer.step_updating(r, feedback && updated(r.decision));
         observe(r, verdict);
         if limits.stop_at_mistake && scorer.mistaken() {
             ControlFlow::Break(())

@@ -81,7 +81,19 @@ pub trait AnyTask: Sync {
     /// At least the steps of a sample of `level` ([`Task::max_steps`]).
     fn level_steps(&self, level: usize) -> u64;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
-    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_>;
+    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
+        self.prepare_with_update_feedback(keys, false)
+    }
+    /// [`AnyTask::prepare`]; with `update_feedback`, a step that updates where the expected
+    /// program does not is wrong (training only; [`nhc_model::Trace::with_update_feedback`]).
+    fn prepare_with_update_feedback(
+        &self,
+        keys: &[SampleKey],
+        update_feedback: bool,
+    ) -> Box<dyn Prepared + '_>;
+    /// Whether the task's expected program says where it updates a location read the step
+    /// before, so that training can give update feedback (sort).
+    fn knows_updates(&self) -> bool;
     /// `samples` fresh samples of `level` (MODEL §8).
     fn evaluate(
         &self,
@@ -544,8 +556,16 @@ impl<T: Task> AnyTask for Entry<T> {
     fn digest(&self) -> Option<String> {
         self.0.digest()
     }
-    fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
-        Box::new(Batch::new(&self.0, keys))
+    fn prepare_with_update_feedback(
+        &self,
+        keys: &[SampleKey],
+        update_feedback: bool,
+    ) -> Box<dyn Prepared + '_> {
+        Box::new(Batch::with_update_feedback(&self.0, keys, update_feedback))
+    }
+    fn knows_updates(&self) -> bool {
+        let sample = SampleKey::new(1, 0).sample(&self.0);
+        self.0.trace(&sample).knows_updates()
     }
     fn evaluate(
         &self,

@@ -6,8 +6,8 @@
 use crate::model::Model;
 use crate::{SampleRng, Task, sample_rng};
 use nhc_model::{
-    Agent, Architecture, Config, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit, WordNoise,
-    Workspace, run_scored,
+    Agent, Architecture, Config, Decision, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit,
+    WordNoise, Workspace, run_scored_updates,
 };
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -66,9 +66,20 @@ impl<T: Task> PreparedSample<T> {
         task: &T,
         machine: &mut Machine<T::Data, M>,
         policy: &mut P,
-    ) -> (Outcome, bool) {
+    ) -> (Outcome, bool)
+    where
+        M::Decision: Decision,
+    {
         let mut modules = self.modules.clone();
-        let outcome = run_scored(machine, &mut modules, policy, &self.trace, RunLimits::SCORE, |_, _| {});
+        let outcome = run_scored_updates(
+            machine,
+            &mut modules,
+            policy,
+            &self.trace,
+            RunLimits::SCORE,
+            |d| d.updates_previous(),
+            |_, _| {},
+        );
         let solved = outcome.solved() && task.answer(&modules) == self.reference;
         (outcome, solved)
     }
@@ -151,9 +162,24 @@ pub struct Batch<'t, T: Task> {
 impl<'t, T: Task> Batch<'t, T> {
     /// The samples `keys` stand for, prepared in parallel, in key order.
     pub fn new(task: &'t T, keys: &[SampleKey]) -> Self {
+        Self::with_update_feedback(task, keys, false)
+    }
+
+    /// [`Batch::new`]; with `update_feedback`, a step that updates where the task's expected
+    /// program does not is wrong ([`Trace::with_update_feedback`]; training only).
+    pub fn with_update_feedback(task: &'t T, keys: &[SampleKey], update_feedback: bool) -> Self {
         // At least 8 samples per job, as in scoring: short samples cost less than a hand-off.
-        let samples =
-            keys.par_iter().with_min_len(8).map(|k| PreparedSample::new(task, k.sample(task))).collect();
+        let samples = keys
+            .par_iter()
+            .with_min_len(8)
+            .map(|k| {
+                let mut p = PreparedSample::new(task, k.sample(task));
+                if update_feedback {
+                    p.trace = p.trace.with_update_feedback(true);
+                }
+                p
+            })
+            .collect();
         Batch { task, samples }
     }
 }

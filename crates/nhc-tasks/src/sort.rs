@@ -199,6 +199,8 @@ pub fn trace<O: Order>(order: &O, items: &[O::Item]) -> Trace<O::Item> {
         }
         debug_assert!(!output[c], "a scan ends on an object not yet output");
         t.push(OP_OUTPUT, &[Some(items[c].clone()), Some(O::Item::default())]);
+        // The expected program marks the object output at the next step, and updates nothing else.
+        t.expect_update_at(t.len());
         output[c] = true;
         if done < n {
             (c, w) = (0, 0);

@@ -338,3 +338,48 @@ fn sort_any_shape_draws_every_length_up_to_the_levels() {
         .collect();
     assert_eq!(lengths, (1..=6).collect());
 }
+
+/// The scripted sort with ĝ open on every other step, v̂ = ê = 0: memory as the script's, an
+/// update on every read as the drifting models make.
+struct Nudging(SortScript);
+
+impl nhc_model::Policy for Nudging {
+    fn control(
+        &mut self,
+        obs: &nhc_model::Observation<'_>,
+        c_c: &mut [f32],
+        out: &mut nhc_model::MemoryDecision,
+    ) {
+        self.0.control(obs, c_c, out);
+        if !out.prev_gate[0] {
+            out.prev_gate.fill(true);
+            out.prev_write.fill(0.0);
+            out.prev_erase.fill(0.0);
+        }
+    }
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> nhc_model::BusDecision {
+        self.0.bus(input_bus, c_c, read_now)
+    }
+}
+
+#[test]
+fn update_feedback_marks_updates_the_expected_program_does_not_make() {
+    use nhc_tasks::evaluate::PreparedSample;
+    let mut m = Machine::new(&config());
+    for i in 0..20 {
+        let items = TASK.sample(6, &mut sample_rng(5, 6, i));
+        let plain = PreparedSample::new(&TASK, items.clone());
+        assert!(plain.trace.knows_updates());
+        let mut fed = plain.clone();
+        fed.trace = fed.trace.with_update_feedback(true);
+        // The script updates where its expected program does: right with feedback, fitness 1.
+        let (o, solved) = fed.score(&TASK, &mut m, &mut SortScript);
+        assert!(solved && o.fitness() == 1.0, "{o:?}");
+        // Updates that change nothing are no mistake without feedback, and wrong with it at the
+        // first scored step, the sort phase's first.
+        assert!(plain.score(&TASK, &mut m, &mut Nudging(SortScript)).1);
+        let (o, solved) = fed.score(&TASK, &mut m, &mut Nudging(SortScript));
+        assert!(!solved);
+        assert_eq!(o.first_mistake, Some(items.len() as u64), "{o:?}");
+    }
+}

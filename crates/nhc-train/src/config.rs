@@ -114,6 +114,13 @@ pub struct TrainConfig {
     /// default 0; docs/DESIGN.md, "The recipe").
     #[serde(skip_serializing_if = "is_zero")]
     pub train_any_shape: f64,
+    /// Update feedback (ours, the paper's remedy for updates that drift: "add feedback to this
+    /// signals during training if it can be provided"): in training and the check, a scored step
+    /// that updates a location read the step before (ĝ = 1) where the task's expected program
+    /// updates nothing is wrong, like a wrong read. Only tasks whose expected program says where
+    /// it updates take it (sort); default false; evaluation never uses it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub update_feedback: bool,
     /// What a failed generalization check does to the lineage (ours, with the check): a restart
     /// (the default), or back to the mixed level with the samples it failed in the bad memories,
     /// to learn them (docs/DESIGN.md, "The recipe").
@@ -218,6 +225,7 @@ impl Default for TrainConfig {
             check_samples: 200,
             check_any_shape: false,
             train_any_shape: 0.0,
+            update_feedback: false,
             on_failed_check: OnFailedCheck::Restart,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,

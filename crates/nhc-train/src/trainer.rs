@@ -55,6 +55,10 @@ pub enum TrainError {
     #[error("word noise is defined for the NHC's control words only; {0} trains without it (word_noise = 0)")]
     WordNoise(Variant),
     #[error(
+        "update_feedback needs an expected program that says where it updates memory; {0}'s does not (only sort's does): set update_feedback = false"
+    )]
+    UpdateFeedback(String),
+    #[error(
         "θ left the range of a model at iteration {iteration} ({source}); training stopped, the last checkpoint is the last good state"
     )]
     Diverged { iteration: u64, source: ParamsError },
@@ -129,6 +133,9 @@ impl Trainer {
         model.check().map_err(ParamsError::from)?;
         if !model.memory.word_noise() && config.word_noise > 0.0 {
             return Err(TrainError::WordNoise(variant));
+        }
+        if config.update_feedback && !task.knows_updates() {
+            return Err(TrainError::UpdateFeedback(task.name().to_string()));
         }
         iteration_cost(task, &config)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -281,7 +288,7 @@ impl Trainer {
         let level = self.state.curriculum.level;
         let slots = self.state.curriculum.batch(&self.state.config, &mut self.state.rng);
         let keys: Vec<SampleKey> = slots.iter().map(|(_, k)| *k).collect();
-        let batch = self.task.prepare(&keys);
+        let batch = self.task.prepare_with_update_feedback(&keys, self.state.config.update_feedback);
         let seeds: Vec<u64> = keys.iter().map(|k| k.seed).collect();
         let noise = (self.state.config.word_noise > 0.0)
             .then_some((self.state.config.word_noise as f32, seeds.as_slice()));

@@ -5,8 +5,8 @@
 use nhc_model::Variant;
 use nhc_tasks::any_task::AnyTask;
 use nhc_train::{
-    Advance, Ending, IterationLog, Lineage, OnFailedCheck, RunOutcome, TrainConfig, TrainState, Trainer,
-    Update, check_levels,
+    Advance, Ending, IterationLog, Lineage, OnFailedCheck, RunOutcome, TrainConfig, TrainError, TrainState,
+    Trainer, Update, check_levels,
 };
 
 fn copy() -> &'static dyn AnyTask {
@@ -449,4 +449,14 @@ fn a_config_whose_iteration_costs_too_much_is_refused_with_its_estimate() {
     let check = TrainConfig { check_level: 99, check_samples: 100_000, ..TrainConfig::default() };
     Trainer::new(nhc_tasks::find("sort").unwrap(), Variant::Nhc, check.validate().unwrap(), 1).unwrap();
     Trainer::new(copy(), Variant::Nhc, TrainConfig::default().validate().unwrap(), 1).unwrap();
+}
+
+#[test]
+fn update_feedback_only_where_the_expected_program_says_where_it_updates() {
+    let config = || TrainConfig { update_feedback: true, ..TrainConfig::default() }.validate().unwrap();
+    let err = Trainer::new(nhc_tasks::find("copy").unwrap(), Variant::Nhc, config(), 1).err();
+    assert!(matches!(&err, Some(TrainError::UpdateFeedback(t)) if t == "copy"), "{err:?}");
+    assert!(err.map(|e| e.to_string().contains("update_feedback = false")).unwrap_or(false));
+    let mut t = Trainer::new(nhc_tasks::find("sort").unwrap(), Variant::Nhc, config(), 1).unwrap();
+    t.step().unwrap();
 }
