@@ -274,9 +274,11 @@ def ablation_tables(out):
         protocol = [json.loads(t) for t in (ROOT / "results" / protocol_file).read_text().splitlines() if t.strip()]
         out += [f"### {model}", "",
                 f"`{command}`, then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
-                f"duplicated again with the second recipe (`nhc sweep --tasks duplicated --variant {model.lower()} --recipe "
-                f"--runs 15 --out runs/recipe2-{name}`, verified into results/recipe/{name}_duplicated2.jsonl, merged by "
-                f"`python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl --base {name}`); "
+                f"duplicated and sort again with the second and third recipes (`nhc sweep --tasks duplicated --variant "
+                f"{model.lower()} --recipe --runs 15 --out runs/recipe2-{name}` and `--tasks sort … --out runs/recipe3-{name}`, "
+                f"verified into results/recipe/{name}_duplicated2.jsonl and {name}_sort3.jsonl, merged by "
+                f"`python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl "
+                f"results/recipe/{name}_sort3.jsonl --base {name}`); "
                 f"the protocol row: results/{protocol_file}.", "",
                 "| task | the paper | protocol: finished · perfect · verified | recipe: finished · perfect · verified |",
                 "|---|---|---:|---:|"]
