@@ -65,10 +65,7 @@ impl<D: Clone + PartialEq> Trace<D> {
     /// Whether an update at step `t` is right: always, unless update feedback is on and the
     /// expected program updates nothing at `t`.
     pub fn update_allowed(&self, t: usize) -> bool {
-        match (&self.updates, self.update_feedback) {
-            (Some(u), true) => u.get(t).copied().unwrap_or(false),
-            _ => true,
-        }
+        !self.update_feedback || self.updates.as_ref().is_some_and(|u| u.get(t).copied().unwrap_or(false))
     }
     /// A step nothing is expected of.
     pub fn push_unscored(&mut self) {

@@ -174,9 +174,7 @@ impl<'t, T: Task> Batch<'t, T> {
             .with_min_len(8)
             .map(|k| {
                 let mut p = PreparedSample::new(task, k.sample(task));
-                if update_feedback {
-                    p.trace = p.trace.with_update_feedback(true);
-                }
+                p.trace = p.trace.with_update_feedback(update_feedback);
                 p
             })
             .collect();
