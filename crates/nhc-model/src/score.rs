@@ -18,9 +18,23 @@ pub struct Trace<D> {
     /// The steps at which the expected program updates a location read the step before
     /// (`None`: the trace says nothing of updates), for update feedback.
     updates: Option<Vec<bool>>,
-    /// Whether a scored step that updates where the expected program does not is wrong (ours,
-    /// the paper's "add feedback to this signals during training if it can be provided").
-    update_feedback: bool,
+    /// Which update decisions a scored step gets wrong (ours, the paper's "add feedback to this
+    /// signals during training if it can be provided").
+    update_feedback: UpdateFeedback,
+}
+
+/// Update feedback: which of a step's update decisions (ĝ, "update the location read the step
+/// before") scoring holds against the expected program's (ours, beyond the paper; training only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UpdateFeedback {
+    /// Updates are not scored (the paper's fitness).
+    #[default]
+    Off,
+    /// An update where the expected program updates nothing is wrong.
+    NoExtra,
+    /// [`UpdateFeedback::NoExtra`], and a step where the expected program updates and the model
+    /// does not is wrong too.
+    Exact,
 }
 
 /// One step of a [`Trace`].
@@ -40,7 +54,7 @@ impl<D: Clone + PartialEq> Trace<D> {
             reads: Vec::new(),
             scored: 0,
             updates: None,
-            update_feedback: false,
+            update_feedback: UpdateFeedback::Off,
         }
     }
     /// The expected program updates the location read at step `t − 1` at step `t`; at every
@@ -56,16 +70,21 @@ impl<D: Clone + PartialEq> Trace<D> {
     pub fn knows_updates(&self) -> bool {
         self.updates.is_some()
     }
-    /// Makes a scored step that updates where the expected program does not wrong (training
-    /// only; a trace that says nothing of updates is unchanged).
-    pub fn with_update_feedback(mut self, on: bool) -> Self {
-        self.update_feedback = on && self.updates.is_some();
+    /// Scores update decisions as `feedback` says (training only; a trace that says nothing of
+    /// updates is unchanged).
+    pub fn with_update_feedback(mut self, feedback: UpdateFeedback) -> Self {
+        self.update_feedback = if self.updates.is_some() { feedback } else { UpdateFeedback::Off };
         self
     }
-    /// Whether an update at step `t` is right: always, unless update feedback is on and the
-    /// expected program updates nothing at `t`.
-    pub fn update_allowed(&self, t: usize) -> bool {
-        !self.update_feedback || self.updates.as_ref().is_some_and(|u| u.get(t).copied().unwrap_or(false))
+    /// Whether the update decision `updated` at step `t` is right under the trace's update
+    /// feedback: always when it is off.
+    pub fn update_right(&self, t: usize, updated: bool) -> bool {
+        let expected = || self.updates.as_ref().is_some_and(|u| u.get(t).copied().unwrap_or(false));
+        match self.update_feedback {
+            UpdateFeedback::Off => true,
+            UpdateFeedback::NoExtra => !updated || expected(),
+            UpdateFeedback::Exact => updated == expected(),
+        }
     }
     /// A step nothing is expected of.
     pub fn push_unscored(&mut self) {
@@ -145,15 +164,15 @@ impl<'t, D: Clone + PartialEq> Scorer<'t, D> {
     }
 
     /// [`Scorer::step`], told whether the step updated a location read the step before: with
-    /// update feedback on, an update the expected program does not make is wrong like a wrong
-    /// read.
+    /// update feedback on, an update decision the feedback holds wrong ([`Trace::update_right`])
+    /// is wrong like a wrong read.
     pub fn step_updating<Dec>(&mut self, r: &StepRecord<'_, D, Dec>, updated: bool) -> Option<bool> {
         let t = r.step;
         let correct = if (t as usize) < self.trace.len() {
             let exp = self.trace.step(t as usize);
             exp.op.map(|op| {
                 let data_ok = exp.reads.iter().zip(r.reads).all(|(e, x)| e.as_ref().is_none_or(|e| e == x))
-                    && (!updated || self.trace.update_allowed(t as usize));
+                    && self.trace.update_right(t as usize, updated);
                 let op_ok = op == r.op;
                 if self.first_mistake.is_none() {
                     self.score +=
@@ -249,7 +268,7 @@ where
     P: Policy<M::Decision> + ?Sized,
 {
     let mut scorer = Scorer::new(trace);
-    let feedback = trace.update_feedback;
+    let feedback = trace.update_feedback != UpdateFeedback::Off;
     let run = machine.run(modules, policy, limits.max_steps, |r| {
         let verdict = scorer.step_updating(r, feedback && updated(r.decision));
         observe(r, verdict);

@@ -11,7 +11,8 @@ use crate::{Algorithm, Model, SampleRng, Task, programs, sample_rng};
 use nhc_io::limits::{Estimate, MAX_SAMPLES};
 use nhc_model::memory::bytes_per_location;
 use nhc_model::{
-    Agent, Architecture, Config, Decision, Machine, Policy, RunLimits, Visit, Workspace, run_scored,
+    Agent, Architecture, Config, Decision, Machine, Policy, RunLimits, UpdateFeedback, Visit, Workspace,
+    run_scored,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -82,14 +83,14 @@ pub trait AnyTask: Sync {
     fn level_steps(&self, level: usize) -> u64;
     /// The samples `keys` stand for, each with its data modules, trace and reference built once.
     fn prepare(&self, keys: &[SampleKey]) -> Box<dyn Prepared + '_> {
-        self.prepare_with_update_feedback(keys, false)
+        self.prepare_with_update_feedback(keys, UpdateFeedback::Off)
     }
-    /// [`AnyTask::prepare`]; with `update_feedback`, a step that updates where the expected
-    /// program does not is wrong (training only; [`nhc_model::Trace::with_update_feedback`]).
+    /// [`AnyTask::prepare`], scoring update decisions against the expected program as
+    /// `update_feedback` says (training only; [`nhc_model::Trace::with_update_feedback`]).
     fn prepare_with_update_feedback(
         &self,
         keys: &[SampleKey],
-        update_feedback: bool,
+        update_feedback: UpdateFeedback,
     ) -> Box<dyn Prepared + '_>;
     /// Whether the task's expected program says where it updates a location read the step
     /// before, so that training can give update feedback (sort).
@@ -559,7 +560,7 @@ impl<T: Task> AnyTask for Entry<T> {
     fn prepare_with_update_feedback(
         &self,
         keys: &[SampleKey],
-        update_feedback: bool,
+        update_feedback: UpdateFeedback,
     ) -> Box<dyn Prepared + '_> {
         Box::new(Batch::with_update_feedback(&self.0, keys, update_feedback))
     }

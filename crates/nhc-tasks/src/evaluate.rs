@@ -7,7 +7,7 @@ use crate::model::Model;
 use crate::{SampleRng, Task, sample_rng};
 use nhc_model::{
     Agent, Architecture, Config, Decision, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit,
-    WordNoise, Workspace, run_scored_updates,
+    UpdateFeedback, WordNoise, Workspace, run_scored_updates,
 };
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -162,12 +162,12 @@ pub struct Batch<'t, T: Task> {
 impl<'t, T: Task> Batch<'t, T> {
     /// The samples `keys` stand for, prepared in parallel, in key order.
     pub fn new(task: &'t T, keys: &[SampleKey]) -> Self {
-        Self::with_update_feedback(task, keys, false)
+        Self::with_update_feedback(task, keys, UpdateFeedback::Off)
     }
 
-    /// [`Batch::new`]; with `update_feedback`, a step that updates where the task's expected
-    /// program does not is wrong ([`Trace::with_update_feedback`]; training only).
-    pub fn with_update_feedback(task: &'t T, keys: &[SampleKey], update_feedback: bool) -> Self {
+    /// [`Batch::new`], scoring update decisions against the task's expected program as
+    /// `update_feedback` says ([`Trace::with_update_feedback`]; training only).
+    pub fn with_update_feedback(task: &'t T, keys: &[SampleKey], update_feedback: UpdateFeedback) -> Self {
         // At least 8 samples per job, as in scoring: short samples cost less than a hand-off.
         let samples = keys
             .par_iter()

@@ -1,7 +1,7 @@
 //! sort (MODEL §9): the scripted solution sorts every sample, checked against `slice::sort`, not
 //! against the trace alone; data modules, trace and user input on their own.
 
-use nhc_model::{DataModules, Machine, Outcome, Signals, Trace, run_scored};
+use nhc_model::{DataModules, Machine, Outcome, Signals, Trace, UpdateFeedback, run_scored};
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::sort::{
     Bytes, Number, OP_COMPARE, OP_OUTPUT, OP_SKIP, Order, Sort, SortModules, SortScript, config, trace,
@@ -371,7 +371,7 @@ fn update_feedback_marks_updates_the_expected_program_does_not_make() {
         let plain = PreparedSample::new(&TASK, items.clone());
         assert!(plain.trace.knows_updates());
         let mut fed = plain.clone();
-        fed.trace = fed.trace.with_update_feedback(true);
+        fed.trace = fed.trace.with_update_feedback(UpdateFeedback::NoExtra);
         // The script updates where its expected program does: right with feedback, fitness 1.
         let (o, solved) = fed.score(&TASK, &mut m, &mut SortScript);
         assert!(solved && o.fitness() == 1.0, "{o:?}");
@@ -381,5 +381,54 @@ fn update_feedback_marks_updates_the_expected_program_does_not_make() {
         let (o, solved) = fed.score(&TASK, &mut m, &mut Nudging(SortScript));
         assert!(!solved);
         assert_eq!(o.first_mistake, Some(items.len() as u64), "{o:?}");
+    }
+}
+
+/// The scripted sort that never updates a location read the step before (ĝ = 0 throughout): the
+/// output object is never marked, as in the runs that never pass level 1.
+struct Lazy(SortScript);
+
+impl nhc_model::Policy for Lazy {
+    fn control(
+        &mut self,
+        obs: &nhc_model::Observation<'_>,
+        c_c: &mut [f32],
+        out: &mut nhc_model::MemoryDecision,
+    ) {
+        self.0.control(obs, c_c, out);
+        out.prev_gate.fill(false);
+    }
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> nhc_model::BusDecision {
+        self.0.bus(input_bus, c_c, read_now)
+    }
+}
+
+#[test]
+fn exact_update_feedback_also_marks_updates_the_model_does_not_make() {
+    use nhc_tasks::evaluate::PreparedSample;
+    let mut m = Machine::new(&config());
+    for i in 0..20u64 {
+        let n = 2 + (i % 6) as usize;
+        let items = TASK.sample(n - 1, &mut sample_rng(7, n - 1, i));
+        assert_eq!(items.len(), n);
+        let plain = PreparedSample::new(&TASK, items.clone());
+        let with = |f| {
+            let mut p = plain.clone();
+            p.trace = p.trace.with_update_feedback(f);
+            p
+        };
+        let (exact, no_extra) = (with(UpdateFeedback::Exact), with(UpdateFeedback::NoExtra));
+        // The script updates exactly where its expected program does.
+        let (o, solved) = exact.score(&TASK, &mut m, &mut SortScript);
+        assert!(solved && o.fitness() == 1.0, "{o:?}");
+        // n unscored steps, n − 1 scan steps, the first output: the update the expected program
+        // makes is at step 2n. Exact feedback holds its absence wrong there; without it the
+        // first mistake comes where the unmarked object misleads the scan, at 2n or later.
+        let (o, solved) = exact.score(&TASK, &mut m, &mut Lazy(SortScript));
+        assert!(!solved);
+        assert_eq!(o.first_mistake, Some(2 * n as u64), "{o:?}");
+        let (o, solved) = no_extra.score(&TASK, &mut m, &mut Lazy(SortScript));
+        assert!(!solved);
+        assert!(o.first_mistake.is_some_and(|t| t >= 2 * n as u64), "{o:?}");
     }
 }

@@ -59,7 +59,7 @@ pub fn generalization_check(
         .iter()
         .map(|&level| SampleKey { any_shape, ..SampleKey::new(level, s.rng.next_u64()) })
         .collect();
-    let batch = task.prepare_with_update_feedback(&keys, s.config.update_feedback);
+    let batch = task.prepare_with_update_feedback(&keys, s.config.update_feedback());
     let results = score_all(model, &s.nes.theta, batch.as_ref(), None);
     let solved = results.iter().filter(|r| r.solved).count();
     let log = CheckLog {

@@ -2,7 +2,7 @@
 
 use crate::nes::{NesParams, Step};
 use crate::records::Update;
-use nhc_model::{FreeWrite, Links};
+use nhc_model::{FreeWrite, Links, UpdateFeedback};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -12,6 +12,10 @@ pub const FIRST_TEST_LEVEL: usize = 100;
 
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
+}
+
+fn is_one(x: &usize) -> bool {
+    *x == 1
 }
 
 /// When NES skips the update (MODEL §6).
@@ -121,6 +125,15 @@ pub struct TrainConfig {
     /// it updates take it (sort); default false; evaluation never uses it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub update_feedback: bool,
+    /// With update feedback: a scored step where the expected program updates the location read
+    /// the step before and the model does not is wrong too (ours; default false, so only the
+    /// updates the program does not make are wrong).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub require_updates: bool,
+    /// The first curriculum level whose batches get update feedback (ours; default 1, every
+    /// level): below it training scores as the paper's; the check always gets it.
+    #[serde(skip_serializing_if = "is_one")]
+    pub update_feedback_from: usize,
     /// What a failed generalization check does to the lineage (ours, with the check): a restart
     /// (the default), or back to the mixed level with the samples it failed in the bad memories,
     /// to learn them (docs/DESIGN.md, "The recipe").
@@ -226,6 +239,8 @@ impl Default for TrainConfig {
             check_any_shape: false,
             train_any_shape: 0.0,
             update_feedback: false,
+            require_updates: false,
+            update_feedback_from: 1,
             on_failed_check: OnFailedCheck::Restart,
             links: nhc_model::Config::PAPER.links,
             free_write: nhc_model::Config::PAPER.free_write,
@@ -264,6 +279,12 @@ pub enum ConfigError {
     Share { name: &'static str, value: f64 },
     #[error("train_any_shape must be a share in [0, 1], got {0}")]
     TrainAnyShape(f64),
+    #[error("require_updates needs update_feedback = true")]
+    RequireUpdates,
+    #[error("update_feedback_from must be a curriculum level in 1..={last} (levels + 1, the mixed level), got {from}")]
+    UpdateFeedbackFrom { from: usize, last: usize },
+    #[error("update_feedback_from needs update_feedback = true")]
+    UpdateFeedbackFromOff,
     #[error("share_earlier + share_bad must be at most 1, got {0}")]
     SharesSum(f64),
     #[error("init_std must be a finite number ≥ 0, got {0}")]
@@ -351,6 +372,19 @@ fn positive(x: f64) -> bool {
 }
 
 impl TrainConfig {
+    /// The update feedback a training batch at curriculum level `level` scores with
+    /// (`update_feedback_from`).
+    pub fn update_feedback_at(&self, level: usize) -> UpdateFeedback {
+        if level >= self.update_feedback_from { self.update_feedback() } else { UpdateFeedback::Off }
+    }
+    /// The update feedback the check scores with (`update_feedback`, `require_updates`).
+    pub fn update_feedback(&self) -> UpdateFeedback {
+        match (self.update_feedback, self.require_updates) {
+            (false, _) => UpdateFeedback::Off,
+            (true, false) => UpdateFeedback::NoExtra,
+            (true, true) => UpdateFeedback::Exact,
+        }
+    }
     /// Checks every rule; the first broken one is returned.
     pub fn check(&self) -> Result<(), ConfigError> {
         use ConfigError as E;
@@ -391,6 +425,15 @@ impl TrainConfig {
         }
         if !(self.train_any_shape.is_finite() && (0.0..=1.0).contains(&self.train_any_shape)) {
             return Err(E::TrainAnyShape(self.train_any_shape));
+        }
+        if self.require_updates && !self.update_feedback {
+            return Err(E::RequireUpdates);
+        }
+        if !(1..=self.levels + 1).contains(&self.update_feedback_from) {
+            return Err(E::UpdateFeedbackFrom { from: self.update_feedback_from, last: self.levels + 1 });
+        }
+        if self.update_feedback_from != 1 && !self.update_feedback {
+            return Err(E::UpdateFeedbackFromOff);
         }
         let sum = self.share_earlier + self.share_bad;
         if sum > 1.0 + 1e-12 {
@@ -671,6 +714,39 @@ mod tests {
             Err(ConfigError::Share { name: "earlier", .. })
         ));
     }
+    #[test]
+    fn require_updates_needs_update_feedback() {
+        assert_eq!(with(|c| c.require_updates = true), Err(ConfigError::RequireUpdates));
+        let exact = |c: &mut TrainConfig| {
+            c.update_feedback = true;
+            c.require_updates = true;
+        };
+        assert_eq!(with(exact), Ok(()));
+        let mut c = TrainConfig::default();
+        assert_eq!(c.update_feedback(), UpdateFeedback::Off);
+        exact(&mut c);
+        assert_eq!(c.update_feedback(), UpdateFeedback::Exact);
+        c.require_updates = false;
+        assert_eq!(c.update_feedback(), UpdateFeedback::NoExtra);
+        c.update_feedback_from = 2;
+        assert_eq!(c.update_feedback_at(1), UpdateFeedback::Off);
+        assert_eq!(c.update_feedback_at(2), UpdateFeedback::NoExtra);
+    }
+
+    #[test]
+    fn update_feedback_from_is_a_training_level() {
+        let on = |from| {
+            move |c: &mut TrainConfig| {
+                c.update_feedback = true;
+                c.update_feedback_from = from;
+            }
+        };
+        assert_eq!(with(on(0)), Err(ConfigError::UpdateFeedbackFrom { from: 0, last: 11 }));
+        assert_eq!(with(on(12)), Err(ConfigError::UpdateFeedbackFrom { from: 12, last: 11 }));
+        assert_eq!(with(on(11)), Ok(()));
+        assert_eq!(with(|c| c.update_feedback_from = 2), Err(ConfigError::UpdateFeedbackFromOff));
+    }
+
     #[test]
     fn train_any_shape_is_a_share() {
         for bad in [-0.1, 1.5, f64::INFINITY] {
