@@ -13,8 +13,10 @@ results/recipe/row1.jsonl; the second reran duplicated alone, the one task whose
 changed (results/recipe/duplicated2.jsonl), and the row is the first with duplicated's lines
 replaced:
 
-    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort3.jsonl
- Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
+    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort4.jsonl
+
+(sort's lines from its fourth confirmation, after its update feedback came to start at level 2).
+Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
 --levels 30 ...` (the command is in SCREENS), then `scripts/verify_runs.py FILE --runs DIR
 --screen` (bounds within lengths 30). The paper-protocol row is results/full.jsonl, its
 verification at the default bounds read at the screen's: a run right on every input up to its
@@ -73,6 +75,15 @@ SCREENS = [
     ("update_feedback_closed", "the same with every gate starting closed (gate_bias = -1; not adopted)",
      "recipe_update_feedback_closed_screen",
      "nhc sweep --tasks sort --runs 15 --levels 30 --jobs 1 --config configs/recipe_update_feedback_closed_screen.toml --out runs/screens/update-feedback-closed"),
+    ("require_updates", "the recipe's sort + update feedback, the program's updates required too (not adopted)",
+     "recipe_require_updates_screen",
+     "nhc sweep --tasks sort --runs 15 --levels 30 --config configs/recipe_require_updates_screen.toml --out runs/screens/require-updates"),
+    ("feedback_from2", "the recipe's sort + update feedback from curriculum level 2 (adopted)",
+     "recipe_feedback_from2_noextra_screen",
+     "nhc sweep --tasks sort --runs 15 --levels 30 --jobs 1 --config configs/recipe_feedback_from2_noextra_screen.toml --out runs/screens/feedback-from2"),
+    ("feedback_from2_exact", "the same with the program's updates required too (not adopted)",
+     "recipe_feedback_from2_exact_screen",
+     "nhc sweep --tasks sort --runs 15 --levels 30 --jobs 1 --config configs/recipe_feedback_from2_exact_screen.toml --out runs/screens/feedback-from2-exact"),
     ("train_shapes", "half the training samples of any shape, with check samples of any shape too",
      "recipe_train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_screen.toml --out runs/screens/train-shapes"),
@@ -114,6 +125,15 @@ def row(lines):
     steps = median([x["summary"]["steps"] for x in lines])
     yes, sampled = right.count("yes"), right.count("sampled")
     return len(lines), fin, yes, sampled, li, steps
+
+
+def validated(lines):
+    """Finished runs that solve every validation sample (scripts/validate_runs.py), or None when
+    the screen was not validated."""
+    if not any("validation" in x for x in lines):
+        return None
+    return sum(1 for x in lines if "validation" in x
+               and all(v == x["validation"]["samples"] for v in x["validation"]["solved"].values()))
 
 
 def fmt(x):
@@ -299,8 +319,8 @@ def ablation_tables(out):
 
 
 def table(out):
-    out.append("| screen | task | runs | finished | right to 30 (verified; sampled) | learning iterations, median | model steps, median (millions) |")
-    out.append("|---|---|---:|---:|---:|---:|---:|")
+    out.append("| screen | task | runs | finished | right to 30 (verified; sampled) | validation 50, 99 | learning iterations, median | model steps, median (millions) |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     totals = {}
     for name, label, _, _ in SCREENS:
         lines = records(name)
@@ -314,7 +334,9 @@ def table(out):
                 continue
             n, fin, yes, sampled, li, steps = row(by[task])
             right = f"{yes}" + (f" ({sampled} sampled)" if sampled else "")
-            out.append(f"| {name} | {task} | {n} | {fin} | {right} | {fmt(li)} | {steps / 1e6:.1f} |")
+            val = validated(by[task])
+            out.append(f"| {name} | {task} | {n} | {fin} | {right} | {'–' if val is None else val} | {fmt(li)} "
+                       f"| {steps / 1e6:.1f} |")
             t = totals.setdefault(name, [0, 0, 0, 0])
             t[0] += n
             t[1] += fin
@@ -347,12 +369,13 @@ def main():
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
            "## The recipe's row, on the test levels", "",
            f"`{ROW}`, then `python3 scripts/verify_runs.py results/recipe/row.jsonl --runs runs/recipe`; "
-           "here in two confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
+           "here in four confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
            "alone after its training samples of any shape entered the recipe (`nhc sweep --tasks duplicated --recipe "
            "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), the third of sort alone "
            "after its update feedback entered (`nhc sweep --tasks sort --recipe --runs 15 --out runs/recipe3`, "
-           "verified into results/recipe/sort3.jsonl), merged by "
-           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort3.jsonl`. "
+           "verified into results/recipe/sort3.jsonl), the fourth of sort alone after that feedback came to start "
+           "at curriculum level 2 (`--out runs/recipe4`, results/recipe/sort4.jsonl), merged by "
+           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort4.jsonl`. "
            "The same seeds, test levels (100, 500, 1000) and test samples (sample seed 1000, 50 a level) as the "
            "paper-protocol row; *perfect*: every sample solved at every test level. *Right on every listed input*: "
            "`nhc verify` at its default bounds (copy and reverse to 2 000 objects, repeatCopy 60 × 60, duplicated "
@@ -380,7 +403,11 @@ def main():
            "run-length sequences to 16 objects; sort, addition, arithmetic: their default bounds, 8 objects, "
            "10 binary digits, 12 operators); search and plan cannot list theirs and count as *sampled* when "
            "right on 20 samples of each level 1–20. A run's cost is its model steps (θ, offspring and checks; "
-           "the screens ran beside other work, so their wall times are not comparable with the protocol's).", ""]
+           "the screens ran beside other work, so their wall times are not comparable with the protocol's). "
+           "*Validation 50, 99* (sort's update-feedback screens): finished runs that solve all 50 samples at "
+           "levels 50 and 99 on sample seed 2 (`python3 scripts/validate_runs.py FILE --runs DIR`), the seed "
+           "models/ are picked on, never a test sample: a drift with the number of passes shows there and in "
+           "no sample to length 30.", ""]
     table(out)
     out.append("")
     out.append("Commands:")
