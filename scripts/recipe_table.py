@@ -250,7 +250,7 @@ def row_table(out):
         perf, fin, yes, sampled = counts(first)
         out.append(f"The first confirmation (results/recipe/row1.jsonl, before duplicated trained on samples of any "
                    f"shape and sort with update feedback): {perf} perfect, {fin} finished, {yes} right on every listed "
-                   f"input ({sampled} sampled). The second and third reran duplicated and sort alone, the tasks whose "
+                   f"input ({sampled} sampled). The second, third and fourth reran duplicated and sort alone, the tasks whose "
                    "settings changed: the other tasks' runs are the first's, which the current recipe reproduces bit for "
                    "bit (the same summaries for copy and reverse seeds 1–3).")
         out.append("")
@@ -294,11 +294,11 @@ def ablation_tables(out):
         protocol = [json.loads(t) for t in (ROOT / "results" / protocol_file).read_text().splitlines() if t.strip()]
         out += [f"### {model}", "",
                 f"`{command}`, then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
-                f"duplicated and sort again with the second and third recipes (`nhc sweep --tasks duplicated --variant "
-                f"{model.lower()} --recipe --runs 15 --out runs/recipe2-{name}` and `--tasks sort … --out runs/recipe3-{name}`, "
-                f"verified into results/recipe/{name}_duplicated2.jsonl and {name}_sort3.jsonl, merged by "
-                f"`python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl "
-                f"results/recipe/{name}_sort3.jsonl --base {name}`); "
+                f"duplicated and sort again with the second and fourth recipes (`nhc sweep --tasks duplicated --variant "
+                f"{model.lower()} --recipe --runs 15 --out runs/recipe2-{name}` and `--tasks sort … --jobs 1 --out "
+                f"runs/recipe4-{name}`, verified into results/recipe/{name}_duplicated2.jsonl and {name}_sort4.jsonl, "
+                f"merged by `python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl "
+                f"results/recipe/{name}_sort4.jsonl --base {name}`; the third's sort, {name}_sort3.jsonl, is kept); "
                 f"the protocol row: results/{protocol_file}.", "",
                 "| task | the paper | protocol: finished · perfect · verified | recipe: finished · perfect · verified |",
                 "|---|---|---:|---:|"]
