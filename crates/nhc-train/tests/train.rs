@@ -460,3 +460,21 @@ fn update_feedback_only_where_the_expected_program_says_where_it_updates() {
     let mut t = Trainer::new(nhc_tasks::find("sort").unwrap(), Variant::Nhc, config(), 1).unwrap();
     t.step().unwrap();
 }
+
+#[test]
+fn update_feedback_from_leaves_earlier_levels_as_the_papers() {
+    let sort = || nhc_tasks::find("sort").unwrap();
+    let first = |config: TrainConfig| {
+        let mut t = Trainer::new(sort(), Variant::Nhc, config.validate().unwrap(), 3).unwrap();
+        let log = t.step().unwrap();
+        assert_eq!(log.level, 1);
+        log.offspring_raw
+    };
+    let paper = first(TrainConfig::default());
+    let on = TrainConfig { update_feedback: true, ..TrainConfig::default() };
+    // From level 2: level 1 scores as without feedback, offspring for offspring.
+    assert_eq!(first(TrainConfig { update_feedback_from: 2, ..on.clone() }), paper);
+    // From level 1: a random θ opens ĝ where sort's program updates nothing, and scores less.
+    let fed = first(on);
+    assert!(fed.iter().zip(&paper).all(|(f, p)| f <= p) && fed != paper, "{fed:?} {paper:?}");
+}
