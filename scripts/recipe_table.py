@@ -414,7 +414,10 @@ def main():
     out.append("")
     for name, _, config, cmd in SCREENS:
         verify = f", then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --screen` (the lines' run directories)"
-        out.append(f"- {name}: `{cmd}`" + ("" if config is None else verify))
+        lines = records(name) or []
+        validate = (f"; validation: `python3 scripts/validate_runs.py results/recipe/{name}.jsonl --runs "
+                    f"{cmd.split('--out ')[-1]}`" if any("validation" in x for x in lines) else "")
+        out.append(f"- {name}: `{cmd}`" + ("" if config is None else verify) + validate)
     Path(args.out).write_text("\n".join(out) + "\n")
 
 

@@ -35,5 +35,7 @@ pub use machine::{DataModules, End, Machine, Run, Signals, StepRecord};
 pub use memory::{Memory, MemoryDecision, MemoryModule};
 pub use params::{Block, Layout, Params, ParamsError, Stacked};
 pub use policy::{BusDecision, Learned, Observation, Policy};
-pub use score::{Expected, Outcome, RunLimits, Scorer, Trace, UpdateFeedback, run_scored, run_scored_updates};
+pub use score::{
+    Expected, Outcome, RunLimits, Scorer, Trace, UpdateFeedback, run_scored, run_scored_updates,
+};
 pub use variant::{UnknownVariant, Variant};

@@ -6,8 +6,8 @@
 use crate::model::Model;
 use crate::{SampleRng, Task, sample_rng};
 use nhc_model::{
-    Agent, Architecture, Config, Decision, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace, Visit,
-    UpdateFeedback, WordNoise, Workspace, run_scored_updates,
+    Agent, Architecture, Config, Decision, Machine, MemoryModule, Outcome, Policy, RunLimits, Trace,
+    UpdateFeedback, Visit, WordNoise, Workspace, run_scored_updates,
 };
 use rand::SeedableRng;
 use rayon::prelude::*;

@@ -281,7 +281,9 @@ pub enum ConfigError {
     TrainAnyShape(f64),
     #[error("require_updates needs update_feedback = true")]
     RequireUpdates,
-    #[error("update_feedback_from must be a curriculum level in 1..={last} (levels + 1, the mixed level), got {from}")]
+    #[error(
+        "update_feedback_from must be a curriculum level in 1..={last} (levels + 1, the mixed level), got {from}"
+    )]
     UpdateFeedbackFrom { from: usize, last: usize },
     #[error("update_feedback_from needs update_feedback = true")]
     UpdateFeedbackFromOff,

@@ -288,7 +288,8 @@ impl Trainer {
         let level = self.state.curriculum.level;
         let slots = self.state.curriculum.batch(&self.state.config, &mut self.state.rng);
         let keys: Vec<SampleKey> = slots.iter().map(|(_, k)| *k).collect();
-        let batch = self.task.prepare_with_update_feedback(&keys, self.state.config.update_feedback_at(level));
+        let batch =
+            self.task.prepare_with_update_feedback(&keys, self.state.config.update_feedback_at(level));
         let seeds: Vec<u64> = keys.iter().map(|k| k.seed).collect();
         let noise = (self.state.config.word_noise > 0.0)
             .then_some((self.state.config.word_noise as f32, seeds.as_slice()));
