@@ -84,6 +84,8 @@ SCREENS = [
     ("feedback_from2_exact", "the same with the program's updates required too (not adopted)",
      "recipe_feedback_from2_exact_screen",
      "nhc sweep --tasks sort --runs 15 --levels 30 --jobs 1 --config configs/recipe_feedback_from2_exact_screen.toml --out runs/screens/feedback-from2-exact"),
+    ("arithmetic_bus", "the recipe's arithmetic + Bus feedback (not adopted)", "recipe_arithmetic_bus_screen",
+     "nhc sweep --tasks arithmetic --runs 15 --levels 30 --jobs 1 --config configs/recipe_arithmetic_bus_screen.toml --out runs/screens/arithmetic-bus"),
     ("train_shapes", "half the training samples of any shape, with check samples of any shape too",
      "recipe_train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/recipe_train_shapes_screen.toml --out runs/screens/train-shapes"),
