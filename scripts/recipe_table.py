@@ -70,7 +70,7 @@ SCREENS = [
     ("train_shapes_alone", "the paper's protocol + half the training samples of any shape (no check, no Bus feedback)",
      "train_shapes_screen",
      "nhc sweep --tasks duplicated --runs 15 --levels 30 --config configs/train_shapes_screen.toml --out runs/screens/train-shapes-alone"),
-    ("update_feedback", "the recipe's sort + update feedback (adopted)", "recipe_update_feedback_screen",
+    ("update_feedback", "the recipe's sort + update feedback (adopted; replaced by feedback_from2)", "recipe_update_feedback_screen",
      "nhc sweep --tasks sort --runs 15 --levels 30 --config configs/recipe_update_feedback_screen.toml --out runs/screens/update-feedback"),
     ("update_feedback_closed", "the same with every gate starting closed (gate_bias = -1; not adopted)",
      "recipe_update_feedback_closed_screen",
@@ -374,7 +374,8 @@ def main():
            "here in four confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
            "alone after its training samples of any shape entered the recipe (`nhc sweep --tasks duplicated --recipe "
            "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), the third of sort alone "
-           "after its update feedback entered (`nhc sweep --tasks sort --recipe --runs 15 --out runs/recipe3`, "
+           "after its update feedback entered (then `--recipe`; now `nhc sweep --tasks sort --runs 15 --config "
+           "configs/recipe_update_feedback_screen.toml --out runs/recipe3`, the same training), "
            "verified into results/recipe/sort3.jsonl), the fourth of sort alone after that feedback came to start "
            "at curriculum level 2 (`--out runs/recipe4`, results/recipe/sort4.jsonl), merged by "
            "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort4.jsonl`. "
