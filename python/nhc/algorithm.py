@@ -202,6 +202,10 @@ class Algorithm:
         in it; count is an int or a function of the sample.
     sample(level, rng): a random sample of curriculum level `level` >= 1, drawn from `rng` (an
         `nhc.Rng`) alone; JSON-able (lists, dicts with str keys, ints, str, bool, None).
+    any_shape(level, rng): a random sample of level `level` in any shape the algorithm allows, no
+        larger than the level's (optional; e.g. a list of 1..level+1 words where `sample` always
+        gives level+1): the recipe's check draws it with `check_any_shape = true`, and training
+        with `train_any_shape` (docs/DESIGN.md, "The recipe"). Without it those draw `sample`.
     refuse(sample): why a user's input (`Model.run`) cannot be run, as a sentence, or None when it
         can (optional; e.g. unbalanced brackets). Not part of the digest: it changes no training.
     shapes(bound): for `Model.verify` (optional): one sample per control-distinct class of inputs
@@ -242,7 +246,9 @@ class Algorithm:
         answers_while_presented: bool = False,
         refuse: Callable[[Any], str | None] | None = None,
         shapes: Callable[[int], Iterable[tuple[Any, Any]]] | None = None,
+        any_shape: Callable[[int, Any], Any] | None = None,
     ) -> None:
+        self._arguments = {k: v for k, v in locals().items() if k != "self"}
         if not isinstance(name, str) or not name or name != name.strip():
             raise TypeError(f"name must be a non-empty str without surrounding spaces, got {_short(name)}")
         if not isinstance(ops, Mapping) or not ops:
@@ -267,6 +273,8 @@ class Algorithm:
             raise TypeError(f"refuse must be a function, got {_short(refuse)}")
         if shapes is not None and not callable(shapes):
             raise TypeError(f"shapes must be a function, got {_short(shapes)}")
+        if any_shape is not None and not callable(any_shape):
+            raise TypeError(f"any_shape must be a function, got {_short(any_shape)}")
         if present is not None and not callable(present):
             raise TypeError(f"present must be a function, got {_short(present)}")
         if isinstance(signals, str):
@@ -316,6 +324,7 @@ class Algorithm:
         self.reference = reference
         self.refuse = refuse
         self.shapes = shapes
+        self.any_shape = any_shape
         self.empty = _word(empty, "empty")
         self._names = names
         self._index = {op: k for k, op in enumerate(names)}
@@ -323,6 +332,11 @@ class Algorithm:
         self._output, self._stop = self._index[output], self._index[stop[0]]
         self._count = None if callable(count) else count
         self.digest = self._digest()
+
+    def replace(self, **changes: Any) -> "Algorithm":
+        """The same declaration with some of its arguments changed (e.g. `any_shape=f`), as a new
+        `Algorithm`; its digest is its own."""
+        return Algorithm(**{**self._arguments, **changes})
 
     def _digest(self) -> str:
         """sha256 (first 16 hex digits) of the declaration: its settings and the source of every
@@ -350,6 +364,7 @@ class Algorithm:
                         ("program", self.program),
                         ("reference", self.reference),
                         ("present", self.present),
+                        ("any_shape", self.any_shape),
                     ]
                     if f is not None
                 },
@@ -409,19 +424,21 @@ class Algorithm:
             out.append((size, second, sample))
         return out
 
-    def _sample(self, level: int, rng: Any, index: int | None = None) -> Any:
-        """`sample(level, rng)` as JSON."""
+    def _sample(self, level: int, rng: Any, index: int | None = None, any_shape: bool = False) -> Any:
+        """`sample(level, rng)` (`any_shape(level, rng)` when asked and declared) as JSON."""
+        what, f = ("any_shape", self.any_shape) if any_shape and self.any_shape is not None else ("sample", self.sample)
         try:
-            sample = self.sample(level, rng)
+            sample = f(level, rng)
         except Exception as e:
-            _blame(e, f"by `sample` of the algorithm {self.name!r} at level {level}")
+            _blame(e, f"by `{what}` of the algorithm {self.name!r} at level {level}")
             raise
         return _json(sample, level, index)
 
-    def _prepare(self, level: int, rng: Any) -> tuple:
-        """A sample of `level` with its Input, program and reference, in one call (the core's
-        preparation of a sample; each function gets a copy of the sample of its own)."""
-        sample = self._sample(level, rng)
+    def _prepare(self, level: int, rng: Any, any_shape: bool = False) -> tuple:
+        """A sample of `level` (of any shape when asked) with its Input, program and reference, in
+        one call (the core's preparation of a sample; each function gets a copy of the sample of
+        its own)."""
+        sample = self._sample(level, rng, any_shape=any_shape)
         return (
             sample,
             self._input(_fresh(sample), level),
@@ -740,28 +757,30 @@ class Algorithm:
         reference are well formed (known operations, one read per head, exact words); the program
         ends exactly where the Input's stop rule stops it; the program, the reference and the ALU
         give the same on a second call (the ALU's results are cached); the reference equals the
-        answer the program's own output steps give through the ALU. With `smoke`, 5 training
-        iterations.
+        answer the program's own output steps give through the ALU; the same for `any_shape`'s
+        samples when it is declared. With `smoke`, 5 training iterations.
         """
         from . import _nhc
 
         failures: list[tuple[int | None, str]] = []  # (level, sentence)
         tried: set[int] = set()
-        for level in levels:
+        samplers = [False] if self.any_shape is None else [False, True]
+        for level, any_shape in itertools.product(levels, samplers):
+            sampler = "any_shape" if any_shape else "the sampler"
             for index in range(samples):
                 seed = 1_000_003 * level + index
                 try:
-                    sample = self._sample(level, _nhc.Rng(seed), index)
-                    again = self._sample(level, _nhc.Rng(seed), index)
+                    sample = self._sample(level, _nhc.Rng(seed), index, any_shape)
+                    again = self._sample(level, _nhc.Rng(seed), index, any_shape)
                 except Exception as e:
                     if getattr(e, "nhc_declaration", False):
                         failures.append((level, str(e)))
                     else:
-                        failures.append((level, f"the sampler cannot make level {level}: it raised {type(e).__name__}: {e}"))
+                        failures.append((level, f"{sampler} cannot make level {level}: it raised {type(e).__name__}: {e}"))
                     break
                 if json.dumps(sample, sort_keys=True) != json.dumps(again, sort_keys=True):
                     failures.append((level,
-                        f"the sampler is not deterministic: two draws of sample {index} of level {level} from "
+                        f"{sampler} is not deterministic: two draws of sample {index} of level {level} from "
                         f"generators with the same seed differ ({_short(sample, 40)} and {_short(again, 40)}); "
                         "draw only from the rng it is given"
                     ))

@@ -669,3 +669,35 @@ def test_a_trace_shows_what_the_program_expects_beside_what_the_model_did():
     assert list(t["expected_op"][scored]) == list(t["op"][scored])  # a correct run
     assert list(t["read1_expected"][scored]) == list(t["read1_data"][scored])
     assert t["read2_expected"][-1] == "0"  # the walker past the list reads the empty word
+
+
+def test_any_shape_is_checked_and_drawn_where_the_config_asks_for_it():
+    drawn = []
+
+    def any_shape(level, rng):
+        n = int(rng.integers(1, level + 1))
+        drawn.append((level, n))
+        return [rng.integers(0, 64) for _ in range(n)]
+
+    plain = copy_like("copy-shapes")
+    shaped = plain.replace(any_shape=any_shape)
+    # It changes training, so a model of the one is refused by the other; `replace` with no
+    # change is the same declaration.
+    assert plain.digest != shaped.digest and plain.replace().digest == plain.digest
+    assert shaped.any_shape is any_shape and shaped.sample is plain.sample
+    nhc.check(shaped, smoke=False)
+    assert drawn and all(1 <= n <= level for level, n in drawn)
+    # Training checks the declaration first (a few draws of each), then draws `any_shape` only
+    # where the config asks for it.
+    drawn.clear()
+    nhc.train(shaped, 1, config={"max_iterations": 2})
+    checked = len(drawn)
+    drawn.clear()
+    nhc.train(shaped, 1, config={"max_iterations": 2, "train_any_shape": 1.0})
+    assert len(drawn) > checked, (len(drawn), checked)
+    check_fails(
+        copy_like(any_shape=lambda level, rng: [random.randrange(64) for _ in range(level)]),
+        "any_shape is not deterministic",
+    )
+    with pytest.raises(TypeError, match="any_shape must be a function"):
+        copy_like(any_shape=3)

@@ -566,23 +566,15 @@ fn not_a_word(what: String, why: String) -> PyErr {
     PyTypeError::new_err(format!("{what}: {why}"))
 }
 
-impl Declared for PyDeclared {
-    type Word = Word;
-    type Sample = Value;
-
-    fn algorithm(&self) -> &'static Algorithm {
-        self.inner.algorithm
-    }
-
-    /// `sample(level, rng)`, with the core's generator lent as an `nhc.Rng` for the call; its
-    /// Input, program and reference are made in the same call (`_prepare`) and kept for the
-    /// calls that follow.
-    fn sample(&self, level: usize, rng: &mut SampleRng) -> Value {
+impl PyDeclared {
+    /// One sample of `level` by `_prepare` (by `any_shape` when asked), with its Input, program
+    /// and reference kept for the calls that follow.
+    fn draw(&self, level: usize, rng: &mut SampleRng, any_shape: bool) -> Value {
         LEVEL.with(|l| l.set(Some(level)));
         PREPARED.with(|p| p.borrow_mut().take());
         let prepared = self.call(|py, obj| {
             let lent = Bound::new(py, Rng::lend(rng))?;
-            let r = obj.call_method1(intern!(py, "_prepare"), (level, &lent));
+            let r = obj.call_method1(intern!(py, "_prepare"), (level, &lent, any_shape));
             if let Some(r) = lent.get().take() {
                 *rng = r;
             }
@@ -604,6 +596,28 @@ impl Declared for PyDeclared {
         let sample = prepared.sample.clone();
         PREPARED.with(|p| *p.borrow_mut() = Some(prepared));
         sample
+    }
+}
+
+impl Declared for PyDeclared {
+    type Word = Word;
+    type Sample = Value;
+
+    fn algorithm(&self) -> &'static Algorithm {
+        self.inner.algorithm
+    }
+
+    /// `sample(level, rng)`, with the core's generator lent as an `nhc.Rng` for the call; its
+    /// Input, program and reference are made in the same call (`_prepare`) and kept for the
+    /// calls that follow.
+    fn sample(&self, level: usize, rng: &mut SampleRng) -> Value {
+        self.draw(level, rng, false)
+    }
+
+    /// [`PyDeclared::sample`] by the declaration's `any_shape(level, rng)` (its `sample` when it
+    /// has none).
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Value {
+        self.draw(level, rng, true)
     }
 
     fn input(&self, sample: &Value) -> Stream<Word> {

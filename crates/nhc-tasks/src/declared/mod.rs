@@ -134,6 +134,12 @@ pub trait Declared: Clone + Send + Sync + 'static {
     }
     /// A random sample of curriculum level `level` ≥ 1.
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample;
+    /// A random sample of level `level` of any shape the algorithm allows, no larger than the
+    /// level's ([`Task::any_shape`], for the recipe's `check_any_shape` and `train_any_shape`);
+    /// by default the level's own sampler.
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        self.sample(level, rng)
+    }
     /// The Input of a sample.
     fn input(&self, sample: &Self::Sample) -> Stream<Self::Word>;
     /// The expected program: per step, unscored or the expected operation and the words the read
@@ -313,6 +319,9 @@ impl<D: Declared> Task for Own<D> {
     }
     fn sample(&self, level: usize, rng: &mut SampleRng) -> D::Sample {
         self.0.sample(level, rng)
+    }
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> D::Sample {
+        self.0.any_shape(level, rng)
     }
     fn modules(&self, sample: &D::Sample) -> StreamModules<D> {
         StreamModules::new(self.0.clone(), self.0.input(sample))
