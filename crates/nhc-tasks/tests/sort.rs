@@ -339,27 +339,39 @@ fn sort_any_shape_draws_every_length_up_to_the_levels() {
     assert_eq!(lengths, (1..=6).collect());
 }
 
-/// The scripted sort with ĝ open on every other step, v̂ = ê = 0: memory as the script's, an
-/// update on every read as the drifting models make.
-struct Nudging(SortScript);
+/// The scripted sort with its previous-update gates ĝ changed by a function of the decision.
+struct Regated(fn(&mut nhc_model::MemoryDecision));
 
-impl nhc_model::Policy for Nudging {
+impl nhc_model::Policy for Regated {
     fn control(
         &mut self,
         obs: &nhc_model::Observation<'_>,
         c_c: &mut [f32],
         out: &mut nhc_model::MemoryDecision,
     ) {
-        self.0.control(obs, c_c, out);
+        SortScript.control(obs, c_c, out);
+        (self.0)(out);
+    }
+    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> nhc_model::BusDecision {
+        SortScript.bus(input_bus, c_c, read_now)
+    }
+}
+
+/// ĝ open on every other step, v̂ = ê = 0: memory as the script's, an update on every read as the
+/// drifting models make.
+fn nudging() -> Regated {
+    Regated(|out| {
         if !out.prev_gate[0] {
             out.prev_gate.fill(true);
             out.prev_write.fill(0.0);
             out.prev_erase.fill(0.0);
         }
-    }
-    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> nhc_model::BusDecision {
-        self.0.bus(input_bus, c_c, read_now)
-    }
+    })
+}
+
+/// ĝ = 0 throughout: the output object is never marked, as in the runs that never pass level 1.
+fn lazy() -> Regated {
+    Regated(|out| out.prev_gate.fill(false))
 }
 
 #[test]
@@ -377,29 +389,10 @@ fn update_feedback_marks_updates_the_expected_program_does_not_make() {
         assert!(solved && o.fitness() == 1.0, "{o:?}");
         // Updates that change nothing are no mistake without feedback, and wrong with it at the
         // first scored step, the sort phase's first.
-        assert!(plain.score(&TASK, &mut m, &mut Nudging(SortScript)).1);
-        let (o, solved) = fed.score(&TASK, &mut m, &mut Nudging(SortScript));
+        assert!(plain.score(&TASK, &mut m, &mut nudging()).1);
+        let (o, solved) = fed.score(&TASK, &mut m, &mut nudging());
         assert!(!solved);
         assert_eq!(o.first_mistake, Some(items.len() as u64), "{o:?}");
-    }
-}
-
-/// The scripted sort that never updates a location read the step before (ĝ = 0 throughout): the
-/// output object is never marked, as in the runs that never pass level 1.
-struct Lazy(SortScript);
-
-impl nhc_model::Policy for Lazy {
-    fn control(
-        &mut self,
-        obs: &nhc_model::Observation<'_>,
-        c_c: &mut [f32],
-        out: &mut nhc_model::MemoryDecision,
-    ) {
-        self.0.control(obs, c_c, out);
-        out.prev_gate.fill(false);
-    }
-    fn bus(&mut self, input_bus: &[f32], c_c: &[f32], read_now: &[f32]) -> nhc_model::BusDecision {
-        self.0.bus(input_bus, c_c, read_now)
     }
 }
 
@@ -424,10 +417,10 @@ fn exact_update_feedback_also_marks_updates_the_model_does_not_make() {
         // n unscored steps, n − 1 scan steps, the first output: the update the expected program
         // makes is at step 2n. Exact feedback holds its absence wrong there; without it the
         // first mistake comes where the unmarked object misleads the scan, at 2n or later.
-        let (o, solved) = exact.score(&TASK, &mut m, &mut Lazy(SortScript));
+        let (o, solved) = exact.score(&TASK, &mut m, &mut lazy());
         assert!(!solved);
         assert_eq!(o.first_mistake, Some(2 * n as u64), "{o:?}");
-        let (o, solved) = no_extra.score(&TASK, &mut m, &mut Lazy(SortScript));
+        let (o, solved) = no_extra.score(&TASK, &mut m, &mut lazy());
         assert!(!solved);
         assert!(o.first_mistake.is_some_and(|t| t >= 2 * n as u64), "{o:?}");
     }

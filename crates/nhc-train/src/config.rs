@@ -279,14 +279,12 @@ pub enum ConfigError {
     Share { name: &'static str, value: f64 },
     #[error("train_any_shape must be a share in [0, 1], got {0}")]
     TrainAnyShape(f64),
-    #[error("require_updates needs update_feedback = true")]
-    RequireUpdates,
+    #[error("{0} needs update_feedback = true")]
+    NeedsUpdateFeedback(&'static str),
     #[error(
         "update_feedback_from must be a curriculum level in 1..={last} (levels + 1, the mixed level), got {from}"
     )]
     UpdateFeedbackFrom { from: usize, last: usize },
-    #[error("update_feedback_from needs update_feedback = true")]
-    UpdateFeedbackFromOff,
     #[error("share_earlier + share_bad must be at most 1, got {0}")]
     SharesSum(f64),
     #[error("init_std must be a finite number ≥ 0, got {0}")]
@@ -428,14 +426,16 @@ impl TrainConfig {
         if !(self.train_any_shape.is_finite() && (0.0..=1.0).contains(&self.train_any_shape)) {
             return Err(E::TrainAnyShape(self.train_any_shape));
         }
-        if self.require_updates && !self.update_feedback {
-            return Err(E::RequireUpdates);
-        }
         if !(1..=self.levels + 1).contains(&self.update_feedback_from) {
             return Err(E::UpdateFeedbackFrom { from: self.update_feedback_from, last: self.levels + 1 });
         }
-        if self.update_feedback_from != 1 && !self.update_feedback {
-            return Err(E::UpdateFeedbackFromOff);
+        for (name, set) in [
+            ("require_updates", self.require_updates),
+            ("update_feedback_from", self.update_feedback_from != 1),
+        ] {
+            if set && !self.update_feedback {
+                return Err(E::NeedsUpdateFeedback(name));
+            }
         }
         let sum = self.share_earlier + self.share_bad;
         if sum > 1.0 + 1e-12 {
@@ -718,7 +718,10 @@ mod tests {
     }
     #[test]
     fn require_updates_needs_update_feedback() {
-        assert_eq!(with(|c| c.require_updates = true), Err(ConfigError::RequireUpdates));
+        assert_eq!(
+            with(|c| c.require_updates = true),
+            Err(ConfigError::NeedsUpdateFeedback("require_updates"))
+        );
         let exact = |c: &mut TrainConfig| {
             c.update_feedback = true;
             c.require_updates = true;
@@ -746,7 +749,10 @@ mod tests {
         assert_eq!(with(on(0)), Err(ConfigError::UpdateFeedbackFrom { from: 0, last: 11 }));
         assert_eq!(with(on(12)), Err(ConfigError::UpdateFeedbackFrom { from: 12, last: 11 }));
         assert_eq!(with(on(11)), Ok(()));
-        assert_eq!(with(|c| c.update_feedback_from = 2), Err(ConfigError::UpdateFeedbackFromOff));
+        assert_eq!(
+            with(|c| c.update_feedback_from = 2),
+            Err(ConfigError::NeedsUpdateFeedback("update_feedback_from"))
+        );
     }
 
     #[test]
