@@ -129,6 +129,20 @@ def row(lines):
     return len(lines), fin, yes, sampled, li, steps
 
 
+def lineage_levels(summary):
+    """The levels a run's lineages ended at (the last: where it finished or hit the cap)."""
+    return ", ".join(str(l["level"]) for l in summary["lineages"])
+
+
+def unfinished(lines):
+    return ", ".join(str(x["summary"]["seed"]) for x in lines if x["summary"]["outcome"] != "solved") or "–"
+
+
+def stuck_at_1(lines):
+    """Lineages that ended at level 1 without finishing (restarted or capped)."""
+    return sum(1 for x in lines for l in x["summary"]["lineages"] if l["level"] == 1 and l["ending"] != "finished")
+
+
 def validated(lines):
     """Finished runs that solve every validation sample (scripts/validate_runs.py), or None when
     the screen was not validated."""
@@ -245,8 +259,14 @@ def row_table(out):
             e = x["eval"]
             tests = ", ".join(f"L{l} {e[l]['solved']}/{e[l]['samples']}" for l in TEST_LEVELS if l in e)
             wrong = first_wrong(x)
+            ended = ""
+            if s["outcome"] != "solved":
+                p = next(y["summary"] for y in protocol if (y["summary"]["task"], y["summary"]["seed"]) == (s["task"], s["seed"]))
+                ended = (f"; its lineages ended at levels {lineage_levels(s)}; under the protocol "
+                         f"{'finished' if p['outcome'] == 'solved' else 'not finished'} at {fmt(p['learning_iterations'])} "
+                         f"learning iterations, lineages ended at levels {lineage_levels(p)}")
             missed.append(f"- {s['task']} seed {s['seed']}: {'finished' if s['outcome'] == 'solved' else 'not finished (' + fmt(s['learning_iterations']) + ' learning iterations)'}; {tests}"
-                          + (f"; first wrong: {wrong}" if wrong else ""))
+                          + (f"; first wrong: {wrong}" if wrong else "") + ended)
     first = records("row1")
     if first is not None:
         perf, fin, yes, sampled = counts(first)
@@ -321,8 +341,8 @@ def ablation_tables(out):
 
 
 def table(out):
-    out.append("| screen | task | runs | finished | right to 30 (verified; sampled) | validation 50, 99 | learning iterations, median | model steps, median (millions) |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    out.append("| screen | task | runs | finished | not finished (seeds) | lineages ended at level 1 | right to 30 (verified; sampled) | validation 50, 99 | learning iterations, median | model steps, median (millions) |")
+    out.append("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
     totals = {}
     for name, label, _, _ in SCREENS:
         lines = records(name)
@@ -337,7 +357,8 @@ def table(out):
             n, fin, yes, sampled, li, steps = row(by[task])
             right = f"{yes}" + (f" ({sampled} sampled)" if sampled else "")
             val = validated(by[task])
-            out.append(f"| {name} | {task} | {n} | {fin} | {right} | {'–' if val is None else val} | {fmt(li)} "
+            out.append(f"| {name} | {task} | {n} | {fin} | {unfinished(by[task])} | {stuck_at_1(by[task])} | {right} "
+                       f"| {'–' if val is None else val} | {fmt(li)} "
                        f"| {steps / 1e6:.1f} |")
             t = totals.setdefault(name, [0, 0, 0, 0])
             t[0] += n
