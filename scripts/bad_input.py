@@ -99,6 +99,9 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
+add("sweep --runs and --seeds", ["sweep", "--tasks", "copy", "--runs", "2", "--seeds", "1-2", "--out", "s"])
+for seeds in ["", "5-3", "a-b", "1-", "-3", "1-18446744073709551616", "1-10001"]:
+    add(f"sweep --seeds {seeds!r}", ["sweep", "--tasks", "copy", "--seeds", seeds, "--out", "s"])
 add("--max-memory lots", ["--max-memory", "lots", "tasks"])
 add("programs --symbols 2^64-1", ["programs", "--task", "duplicated", "--symbols", "18446744073709551615"])
 add("programs --levels 10^7", ["programs", "--task", "duplicated", "--levels", "10000000"])

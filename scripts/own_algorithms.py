@@ -1,11 +1,11 @@
 """Three algorithms the paper does not have, declared in Python (examples/own/): maxfind (the
 largest byte, one scan), brackets (each closing bracket's partner: a stack) and palindromes (keep
 the words that read the same backwards: strings, an ALU test of their own). Each is trained from
-scratch under the paper's protocol (levels 1–11, the default config, seeds 1..runs) and tested at
-levels 100, 500 and 1000 on 50 samples of sample seed 1000, which neither training nor the model
-pick draws.
+scratch under the paper's protocol (levels 1–11, the default config, seeds 1..runs or the seeds
+FIRST-LAST) and tested at levels 100, 500 and 1000 on 50 samples of sample seed 1000, which
+neither training nor the model pick draws.
 
-    .venv/bin/python scripts/own_algorithms.py train [--runs 15] [--algorithms maxfind,brackets]
+    .venv/bin/python scripts/own_algorithms.py train [--runs 15 | --seeds 101-115] [--algorithms maxfind,brackets]
         [--variants nhc,nhc-anc,nhc-prev] [--out runs/own]      # resumable; one run at a time
     .venv/bin/python scripts/own_algorithms.py report [--out runs/own]
     .venv/bin/python scripts/own_algorithms.py train --recipe; ... report --recipe
@@ -25,6 +25,7 @@ import argparse
 import importlib.util
 import json
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -59,7 +60,7 @@ def train(args):
     for name in args.algorithms:
         algorithm = declaration(name)
         for variant in args.variants:
-            for seed in range(1, args.runs + 1):
+            for seed in args.seeds:
                 d = run_dir(args.out, name, variant, seed)
                 if (d / "eval.json").exists():
                     continue
@@ -96,6 +97,18 @@ def gather(out):
                 "solved": json.loads((d / "eval.json").read_text()), "dir": str(d.relative_to(ROOT)),
             })
     return lines
+
+
+def seed_range(text):
+    """The seeds of `FIRST-LAST` (e.g. 101-115) or of one seed, as `nhc sweep --seeds`; a
+    one-line error otherwise."""
+    m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", text.strip())
+    if not m:
+        sys.exit(f"--seeds: {text!r} is not a seed range: give FIRST-LAST (e.g. 101-115) or one seed (e.g. 7)")
+    first, last = int(m[1]), int(m[2] or m[1])
+    if first > last:
+        sys.exit(f"--seeds: the seed range {first}-{last} runs backwards: give the smaller seed first ({last}-{first})")
+    return range(first, last + 1)
 
 
 def passes_validation(model):
@@ -251,13 +264,19 @@ def report(args):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["train", "report"])
-    p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--runs", type=int, help="seeds 1 to RUNS (default 15)")
+    p.add_argument("--seeds", help="the seeds, FIRST-LAST (e.g. 101-115) or one seed, in place of --runs")
     p.add_argument("--algorithms", default=",".join(ALGORITHMS))
     p.add_argument("--variants", default="nhc")
     p.add_argument("--out")
     p.add_argument("--table", action="store_true")
     p.add_argument("--recipe", action="store_true", help="train with the recipe (ours, beyond the paper)")
     args = p.parse_args()
+    if args.runs is not None and args.seeds is not None:
+        sys.exit("give --runs or --seeds, not both (--runs N is --seeds 1-N)")
+    if args.runs is not None and args.runs < 1:
+        sys.exit("--runs must be at least 1")
+    args.seeds = seed_range(args.seeds) if args.seeds is not None else range(1, (args.runs or 15) + 1)
     if args.out is None:
         args.out = str(ROOT / "runs" / ("own-recipe" if args.recipe else "own"))
     args.algorithms = [a for a in args.algorithms.split(",") if a]

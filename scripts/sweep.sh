@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Usage: scripts/sweep.sh NAME "TASKS" [RUNS] [CONFIG.toml]
-# `nhc sweep` of TASKS (space-separated, or `all`) with seeds 1..RUNS (default 5), trained with the
+# Usage: scripts/sweep.sh NAME "TASKS" [RUNS|FIRST-LAST] [CONFIG.toml]
+# `nhc sweep` of TASKS (space-separated, or `all`) with seeds 1..RUNS (default 5) or the seeds
+# FIRST-LAST (e.g. 101-115: `nhc sweep --seeds`), trained with the
 # default hyperparameters or those of CONFIG.toml, into runs/NAME
 # (resumable: finished runs are skipped, interrupted ones resume), evaluated at levels 10, 100, 500
 # and 1000 with 50 samples each, on all cores; copies the per-run lines to results/NAME.jsonl,
@@ -9,9 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=$1; tasks=$2; runs=${3:-5}; config=(${4:+--config "$4"})
+case $runs in
+  *-*) seeds=(--seeds "$runs") ;;
+  *) seeds=(--runs "$runs") ;;
+esac
 cargo build --release -q
 start=$SECONDS
-./target/release/nhc sweep --tasks "${tasks// /,}" --runs "$runs" --out "runs/$name" "${config[@]}" > /dev/null
+./target/release/nhc sweep --tasks "${tasks// /,}" "${seeds[@]}" --out "runs/$name" "${config[@]}" > /dev/null
 wall=$((SECONDS - start))
 mkdir -p results
 cp "runs/$name/sweep.jsonl" "results/$name.jsonl"

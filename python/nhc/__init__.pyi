@@ -3,7 +3,7 @@
 from collections.abc import Callable, Hashable, Sequence
 from os import PathLike
 from random import Random
-from typing import Any, Literal, TypedDict, TypeVar
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -300,11 +300,13 @@ class SweepLine(TypedDict):
     summary: RunSummary
     eval: dict[str, EvalReport]  # by test level, as a string
     curve: dict[str, list[float]] | None  # the learning curve the figures of `nhc report` need
+    seeds: NotRequired[str]  # the sweep's seeds, "1-15" (absent in sweeps older than the record)
 
 def sweep(
     tasks: str | Algorithm | Sequence[str | Algorithm],
     out: StrPath,
     runs: int = 15,
+    seeds: range | str | int | None = None,  # in place of runs: range(101, 116), "101-115" or 7
     config: dict[str, Any] | StrPath | None = None,
     variant: Variant = "nhc",
     jobs: int | None = None,
@@ -314,5 +316,5 @@ def sweep(
     callback: Callable[[SweepLine], object] | None = None,
     recipe: bool = False,
 ) -> list[SweepLine]:
-    """Trains and evaluates every run of `tasks` (seeds 1..runs) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl.
+    """Trains and evaluates every run of `tasks` (seeds 1..runs, or `seeds`) in `out`, as `nhc sweep`; returns the lines of out/sweep.jsonl.
     Declared algorithms (`Algorithm`) may be among the tasks: their runs are out/NAME-SEED too."""

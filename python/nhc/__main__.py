@@ -4,7 +4,7 @@
     python -m nhc check  --algorithm mymodule:MAXFIND
     python -m nhc train  --algorithm mymodule:MAXFIND --seed 1 --out DIR [--config C.toml]
     python -m nhc resume --algorithm mymodule:MAXFIND DIR [--redeclared]
-    python -m nhc sweep  --algorithm mymodule:MAXFIND --out DIR [--runs 15] [--levels 10,100,500,1000]
+    python -m nhc sweep  --algorithm mymodule:MAXFIND --out DIR [--runs 15 | --seeds 101-115] [--levels 10,100,500,1000]
     python -m nhc eval   --algorithm mymodule:MAXFIND --model DIR/model.json --level 1000 --samples 50
 
 `--algorithm` is MODULE:NAME (MODULE imported from the current directory or sys.path) or
@@ -161,6 +161,8 @@ def resume(args: argparse.Namespace) -> int:
 
 
 def sweep(args: argparse.Namespace) -> None:
+    if args.runs is not None and args.seeds is not None:
+        raise Refused("give --runs or --seeds, not both (--runs N is --seeds 1-N)")
     algorithm = find_algorithm(args.algorithm)
 
     def done(line: dict) -> None:
@@ -168,7 +170,8 @@ def sweep(args: argparse.Namespace) -> None:
         print(f"{s['task']} seed {s['seed']}: {s['outcome']}, {s['learning_iterations']} learning iterations, "
               f"solved {solved} of {args.samples}", flush=True)
 
-    lines = nhc.sweep(algorithm, args.out, runs=args.runs, config=config_arg(args.config, None),
+    runs = 15 if args.runs is None else args.runs
+    lines = nhc.sweep(algorithm, args.out, runs=runs, seeds=args.seeds, config=config_arg(args.config, None),
                       variant=args.variant, jobs=args.jobs, levels=args.levels, samples=args.samples,
                       callback=done, recipe=args.recipe)
     print(f"{len(lines)} runs in {Path(args.out) / 'sweep.jsonl'}")
@@ -237,10 +240,11 @@ def parser() -> argparse.ArgumentParser:
                    help="go on under a declaration changed since the run started (e.g. a function fixed after it raised)")
     r.set_defaults(run=resume)
 
-    s = sub.add_parser("sweep", help="train every run (seeds 1..runs) and test each, as `nhc sweep`")
+    s = sub.add_parser("sweep", help="train every run (seeds 1..runs, or --seeds) and test each, as `nhc sweep`")
     s.add_argument("--algorithm", **algorithm)
     s.add_argument("--out", required=True, help="the sweep directory (resumable)")
-    s.add_argument("--runs", type=int, default=15)
+    s.add_argument("--runs", type=int, help="seeds 1 to RUNS (default 15)")
+    s.add_argument("--seeds", help="the seeds, FIRST-LAST (e.g. 101-115) or one seed, in place of --runs")
     s.add_argument("--config", help="a training config (TOML, as `nhc train --config`)")
     s.add_argument("--variant", default="nhc", choices=["nhc", "nhc-anc", "nhc-prev", "dnc-is-ha"])
     s.add_argument("--jobs", type=int, help="runs at the same time (default: the number of cores)")

@@ -336,6 +336,11 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
             "--levels", "5", "--samples", "3", "--jobs", "1")
     assert r.returncode == 0 and "2 runs in" in r.stdout and "copy seed 2:" in r.stdout, r.stderr
     assert len((tmp_path / "sw" / "sweep.jsonl").read_text().splitlines()) == 2
+    r = run("sweep", "--algorithm", algorithm, "--out", "sw", "--seeds", "2", "--config", "quick.toml",
+            "--levels", "5", "--samples", "3", "--jobs", "1")
+    assert r.returncode == 0 and "1 runs in" in r.stdout and "copy seed 2:" in r.stdout, r.stderr
+    r = run("sweep", "--algorithm", algorithm, "--out", "sw", "--runs", "2", "--seeds", "1-2")
+    assert (r.returncode, r.stderr) == (1, "error: give --runs or --seeds, not both (--runs N is --seeds 1-N)\n")
     (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
     r = run("check", "--algorithm", "mine:NOT_ONE")
     assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr

@@ -502,6 +502,33 @@ def test_a_sweep_gives_the_lines_of_nhc_sweep(tmp_path, nhc_bin):
         nhc.sweep("copy", tmp_path / "py", samples=0)
 
 
+def test_a_sweep_takes_a_seed_range(tmp_path):
+    """seeds=range(3, 5) trains seeds 3 and 4 as runs=4 does; a string and one seed work alike;
+    runs and seeds both, and ranges that cannot be, are refused in one line."""
+    args = {"config": {"levels": 2, "perfect_to_solve": 20, "perfect_to_solve_after_learning": 20,
+                       "max_iterations": 300}, "jobs": 2, "levels": [5], "samples": 5}
+    lines = nhc.sweep("copy", tmp_path / "range", seeds=range(3, 5), **args)
+    assert [x["summary"]["seed"] for x in lines] == [3, 4] and all(x["seeds"] == "3-4" for x in lines)
+    assert sorted(p.name for p in (tmp_path / "range").iterdir() if p.is_dir()) == ["copy-3", "copy-4"]
+    four = nhc.sweep("copy", tmp_path / "four", runs=4, **args)
+    assert all(x["seeds"] == "1-4" for x in four)
+    assert [untimed_line(x)["summary"] for x in lines] == [untimed_line(x)["summary"] for x in four[2:]]
+    # The same runs, asked for as a string: nothing trains again.
+    assert [x["summary"] for x in nhc.sweep("copy", tmp_path / "range", seeds="3-4", **args)] == [
+        x["summary"] for x in lines]
+    assert [x["summary"]["seed"] for x in nhc.sweep("copy", tmp_path / "range", seeds=4, **args)] == [4]
+    for seeds, message in [(range(5, 3), "is empty"), (range(1, 9, 2), "step 1"), ("5-3", "runs backwards"),
+                           ("a-b", "not a seed range"), (range(-1, 3), "0..="), (-1, "0..=")]:
+        with pytest.raises(ValueError, match=message) as e:
+            nhc.sweep("copy", tmp_path / "refused", seeds=seeds)
+        assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^give runs or seeds, not both \(runs=2 is seeds=range\(1, 3\)\)$"):
+        nhc.sweep("copy", tmp_path / "refused", runs=2, seeds=range(1, 3))
+    with pytest.raises(TypeError, match="seeds must be"):
+        nhc.sweep("copy", tmp_path / "refused", seeds=[1, 2])
+    assert not (tmp_path / "refused").exists()
+
+
 def test_ctrl_c_stops_a_sweep_and_the_same_call_continues_it(tmp_path):
     python_handles_ctrl_c()
     args = {"runs": 2, "config": {"max_iterations": 1500}, "jobs": 2, "levels": [5], "samples": 5}

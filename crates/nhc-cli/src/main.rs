@@ -281,7 +281,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Train every run of some tasks (seeds 1..=runs, several at a time, resumable) and
+    /// Train every run of some tasks (one per seed of a range, several at a time, resumable) and
     /// evaluate each at the test levels; writes DIR/sweep.jsonl. Ctrl-C stops every run at a
     /// checkpoint; the same command again resumes the sweep.
     Sweep {
@@ -290,8 +290,13 @@ enum Command {
         tasks: Vec<String>,
         #[arg(long, default_value = "nhc", help = variant_help(""))]
         variant: Variant,
-        #[arg(long, default_value_t = 15)]
-        runs: u64,
+        /// Runs per task, seeds 1 to RUNS: the same as --seeds 1-RUNS [default: 15].
+        #[arg(long)]
+        runs: Option<u64>,
+        /// The seeds of each task's runs, FIRST-LAST (e.g. 101-115) or one seed (e.g. 7), in
+        /// place of --runs.
+        #[arg(long, allow_hyphen_values = true)]
+        seeds: Option<String>,
         #[arg(long)]
         out: PathBuf,
         /// Runs trained at the same time (default: the number of cores).
@@ -451,7 +456,8 @@ fn real_main() -> Result<()> {
                 }
             }
         }
-        Command::Sweep { tasks, variant, runs, out, jobs, levels, samples, config, recipe } => {
+        Command::Sweep { tasks, variant, runs, seeds, out, jobs, levels, samples, config, recipe } => {
+            let seeds = sweep::seeds(runs, seeds.as_deref())?;
             let config = train::configs(config.as_deref(), recipe, None)?;
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let eval_seed = nhc_train::sweep::EVAL_SEED;
@@ -459,7 +465,7 @@ fn real_main() -> Result<()> {
             sweep::run(nhc_train::SweepSpec {
                 tasks,
                 variant,
-                runs,
+                seeds,
                 out,
                 jobs,
                 levels,

@@ -47,10 +47,11 @@ pub fn report(path: &Path) -> Result<String> {
          iterations that updated θ, over all lineages of a run (restarts included); a run that hit \
          the cap counts with the cap. The paper does not say whether its Table 1 counts all \
          lineages or only the surviving one; Lineages has both. Perfect run: every sample of the \
-         level solved.\n\n## Learning\n\n{}\n## Generalization\n\n{}\n{}\
+         level solved.\n\n## Learning\n\n{}\n{}\n## Generalization\n\n{}\n{}\
          {figures}{}## Runs\n\n{}",
         runs.len(),
         learning_table(&runs)?,
+        training_seeds(&runs),
         generalization_table(&runs, &levels)?,
         verification_table(&runs)?,
         lineage_table(&runs.iter().collect::<Vec<_>>())?,
@@ -133,6 +134,47 @@ fn learning_table(runs: &[Run]) -> Result<String> {
         )?;
     }
     Ok(md)
+}
+
+/// The line under the Learning table that names the training seeds: "Training seeds: 1–15 for
+/// every task.", or per group of tasks when they differ.
+fn training_seeds(runs: &[Run]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for (task, rs) in by_task(runs) {
+        let seeds = task_seeds(&rs);
+        match groups.iter_mut().find(|(s, _)| *s == seeds) {
+            Some((_, tasks)) => tasks.push(task),
+            None => groups.push((seeds, vec![task])),
+        }
+    }
+    if let [(seeds, _)] = &groups[..] {
+        return format!("Training seeds: {seeds} for every task.\n");
+    }
+    let each: Vec<String> = groups.iter().map(|(s, tasks)| format!("{s} for {}", tasks.join(", "))).collect();
+    format!("Training seeds: {}.\n", each.join("; "))
+}
+
+/// A task's training seeds: its sweep's range when every line records the same (`seeds`), else
+/// its summaries' seeds, consecutive ones as a range (`1–3, 5, 7–9`).
+fn task_seeds(rs: &[&Run]) -> String {
+    if let Some(Some(range)) = rs.first().map(|r| r.seeds)
+        && rs.iter().all(|r| r.seeds == Some(range))
+    {
+        return range.to_string();
+    }
+    let mut seeds: Vec<u64> = rs.iter().map(|r| r.summary.seed).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for seed in seeds {
+        match spans.last_mut() {
+            Some((_, last)) if last.checked_add(1) == Some(seed) => *last = seed,
+            _ => spans.push((seed, seed)),
+        }
+    }
+    let shown: Vec<String> =
+        spans.iter().map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}–{b}") }).collect();
+    shown.join(", ")
 }
 
 /// The Generalization table: per task and test level, the share of perfect runs and of solved
@@ -610,6 +652,43 @@ mod tests {
         let md = report(&file)?;
         assert!(md.contains("Not recorded for the run:"), "{md}");
         assert!(!md.contains("| task | runs | lineages"), "{md}");
+        Ok(())
+    }
+
+    /// The training seeds: the lines' range when they record one, else the summaries' seeds as
+    /// ranges and single seeds; one sentence for every task when they agree, per task otherwise.
+    #[test]
+    fn the_training_seeds_come_from_the_lines() -> Result<()> {
+        let line = |task: &str, seed: u64, seeds: Option<&str>| -> Result<Run> {
+            let mut v: serde_json::Value = serde_json::from_str(&run_line(task, "nhc", 10, None))?;
+            v["summary"]["seed"] = seed.into();
+            if let Some(s) = seeds {
+                v["seeds"] = s.into();
+            }
+            Ok(serde_json::from_value(v)?)
+        };
+        let recorded =
+            [line("copy", 3, Some("3-4"))?, line("copy", 4, Some("3-4"))?, line("sort", 3, Some("3-4"))?];
+        assert_eq!(training_seeds(&recorded), "Training seeds: 3–4 for every task.\n");
+        // The record is the sweep's range, even where the file holds fewer of its runs.
+        assert_eq!(training_seeds(&recorded[..1]), "Training seeds: 3–4 for every task.\n");
+        let older: Vec<Run> = [1, 2, 3, 5, 7, 8, 9]
+            .into_iter()
+            .map(|seed| line("copy", seed, None))
+            .chain([
+                line("sort", 1, None),
+                line("sort", 2, None),
+                line("sort", 3, None),
+                line("reverse", 7, None),
+            ])
+            .collect::<Result<_>>()?;
+        assert_eq!(
+            training_seeds(&older),
+            "Training seeds: 1–3 for sort; 1–3, 5, 7–9 for copy; 7 for reverse.\n"
+        );
+        // Lines of one task from sweeps of different ranges: the summaries' seeds.
+        let mixed = [line("copy", 1, Some("1-1"))?, line("copy", 2, Some("2-2"))?];
+        assert_eq!(training_seeds(&mixed), "Training seeds: 1–2 for every task.\n");
         Ok(())
     }
 

@@ -1,26 +1,42 @@
-//! `nhc sweep`: the sweep of [`nhc_train::sweep`] (every run of some tasks, several at a time,
-//! each evaluated at the test levels, MODEL §8; resumable) under the command's flags. It prints
-//! the summary of each run trained here, shows the runs done on a progress bar (on a terminal),
-//! and ends with the number of runs and the path of `DIR/sweep.jsonl`. Ctrl-C stops every run at
-//! a checkpoint and prints the command that resumes the sweep (the same one).
+//! `nhc sweep`: the sweep of [`nhc_train::sweep`] (a run per task and seed of a range, several
+//! at a time, each evaluated at the test levels, MODEL §8; resumable) under the command's flags.
+//! It prints the summary of each run trained here, shows the runs done on a progress bar (on a
+//! terminal), and ends with the number of runs and the path of `DIR/sweep.jsonl`. Ctrl-C stops
+//! every run at a checkpoint and prints the command that resumes the sweep (the same one).
 
 use crate::interrupt::{self, Interrupted};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use nhc_io::limits;
-use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SweepError, SweepLine, SweepObserver, SweepSpec};
+use nhc_train::sweep::{MAX_JOBS, MAX_RUNS, SeedRange, SweepError, SweepLine, SweepObserver, SweepSpec};
 use nhc_train::{MetricsLine, RunOutcome, RunSummary};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
+/// Runs per task when neither --runs nor --seeds is given: seeds 1–15.
+const RUNS: u64 = 15;
+
+/// The seeds of `--runs N` (seeds 1 to N, default [`RUNS`]) or `--seeds FIRST-LAST`, not both.
+pub fn seeds(runs: Option<u64>, seeds: Option<&str>) -> Result<SeedRange> {
+    match (runs, seeds) {
+        (Some(_), Some(_)) => bail!("give --runs or --seeds, not both (--runs N is --seeds 1-N)"),
+        (None, Some(seeds)) => Ok(seeds.parse::<SeedRange>().context("--seeds")?),
+        (runs, None) => {
+            let runs = runs.unwrap_or(RUNS);
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            limits::at_most("--runs", runs, MAX_RUNS)?;
+            Ok(SeedRange::runs(runs)?)
+        }
+    }
+}
+
 /// `nhc sweep`: the flags checked by their names, then [`nhc_train::sweep`] with a progress bar.
 pub fn run(spec: SweepSpec) -> Result<()> {
     let s = &spec;
-    // The flags are checked, by their names, before the first run trains.
-    if s.runs == 0 {
-        bail!("--runs must be at least 1");
-    }
-    limits::at_most("--runs", s.runs, MAX_RUNS)?;
+    // The flags are checked, by their names, before the first run trains (the seeds by
+    // [`seeds`]).
     limits::at_most("--jobs", s.jobs as u64, MAX_JOBS)?;
     if s.samples == 0 {
         bail!("--samples must be at least 1");

@@ -284,16 +284,21 @@ fn committed_models_solve_level_100() {
     }
 }
 
+/// A scratch directory holding quick.toml: a curriculum of two levels, each solved after 20
+/// perfect batches, then `more`.
+fn short_config(more: &str) -> Result<(tempfile::TempDir, std::path::PathBuf), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let config = dir.path().join("quick.toml");
+    let text = format!("levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\n{more}");
+    std::fs::write(&config, text)?;
+    Ok((dir, config))
+}
+
 /// `nhc sweep` trains and evaluates every run, writes one line per run, and a second call
 /// finds everything done and changes nothing.
 #[test]
 fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let config = dir.path().join("quick.toml");
-    std::fs::write(
-        &config,
-        "levels = 2\nperfect_to_solve = 20\nperfect_to_solve_after_learning = 20\ncheck_level = 5\ncheck_samples = 20\n",
-    )?;
+    let (dir, config) = short_config("check_level = 5\ncheck_samples = 20\n")?;
     let out = dir.path().join("sweep");
     let args = [
         "sweep",
@@ -363,6 +368,81 @@ fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::e
         assert!(text.contains(figure));
     }
     fails_with(&["report", dir.path().to_str().ok_or("path")?], "sweep directory");
+    Ok(())
+}
+
+/// `nhc sweep --seeds 3-4` trains the runs copy-3 and copy-4 only, each as the sweep of
+/// `--runs 4` trains it, and its lines and report name the range; `--runs` with `--seeds`, and a
+/// range that runs backwards, are refused in one line before anything is written.
+#[test]
+fn sweep_trains_a_seed_range() -> Result<(), Box<dyn std::error::Error>> {
+    let (dir, config) = short_config("max_iterations = 300\n")?;
+    let config = config.to_str().ok_or("path")?;
+    let sweep = |name: &str, seeds: &[&str]| -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+        let out = dir.path().join(name);
+        let out = out.to_str().ok_or("path")?;
+        let common = ["sweep", "--tasks", "copy", "--jobs", "2", "--levels", "5", "--samples", "5"];
+        let o = nhc(&[&common[..], seeds, &["--config", config, "--out", out]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let lines = std::fs::read_to_string(dir.path().join(name).join("sweep.jsonl"))?;
+        Ok(lines.lines().map(serde_json::from_str).collect::<Result<_, _>>()?)
+    };
+    // A line without what two trainings of one run differ in: wall times.
+    let untimed = |r: &Value| {
+        let mut r = r.clone();
+        for key in ["wall_seconds", "steps_per_second"] {
+            r["summary"][key] = Value::Null;
+        }
+        if let Some(eval) = r["eval"].as_object_mut() {
+            eval.values_mut().for_each(|e| e["seconds"] = Value::Null);
+        }
+        (r["summary"].clone(), r["eval"].clone())
+    };
+
+    let range = sweep("range", &["--seeds", "3-4"])?;
+    let seeds: Vec<_> = range.iter().map(|r| r["summary"]["seed"].as_u64()).collect();
+    assert_eq!(seeds, [Some(3), Some(4)]);
+    assert!(range.iter().all(|r| r["seeds"] == "3-4"), "{range:?}");
+    let mut dirs: Vec<String> = std::fs::read_dir(dir.path().join("range"))?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    assert_eq!(dirs, ["copy-3", "copy-4"]);
+    let four = sweep("four", &["--runs", "4"])?;
+    assert!(four.iter().all(|r| r["seeds"] == "1-4"), "{four:?}");
+    assert_eq!(
+        range.iter().map(untimed).collect::<Vec<_>>(),
+        four[2..].iter().map(untimed).collect::<Vec<_>>()
+    );
+    let report = nhc(&["report", dir.path().join("range").to_str().ok_or("path")?]);
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    let text = String::from_utf8(report.stdout)?;
+    assert!(text.contains("|\n\nTraining seeds: 3–4 for every task.\n\n## Generalization"), "{text}");
+
+    let refused = dir.path().join("refused");
+    let refused = refused.to_str().ok_or("path")?;
+    let both = ["sweep", "--tasks", "copy", "--runs", "2", "--seeds", "1-2", "--out", refused];
+    let backwards = ["sweep", "--tasks", "copy", "--seeds", "5-3", "--out", refused];
+    assert_eq!(
+        code(&both),
+        (Some(1), "error: give --runs or --seeds, not both (--runs N is --seeds 1-N)\n".to_string())
+    );
+    assert_eq!(
+        code(&backwards),
+        (
+            Some(1),
+            "error: --seeds: the seed range 5-3 runs backwards: give the smaller seed first (3-5)\n"
+                .to_string()
+        )
+    );
+    for seeds in ["", "a-b", "1-", "-3"] {
+        let (c, err) = code(&["sweep", "--tasks", "copy", "--seeds", seeds, "--out", refused]);
+        assert_eq!((c, err.lines().count()), (Some(1), 1), "{seeds}: {err}");
+        assert!(err.starts_with("error: --seeds: "), "{err}");
+    }
+    assert!(!std::path::Path::new(refused).exists(), "refused before anything is written");
     Ok(())
 }
 

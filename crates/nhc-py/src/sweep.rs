@@ -22,13 +22,13 @@ use nhc_tasks::any_task::Entry;
 use nhc_tasks::{AnyTask, EvalReport, Model, registry};
 use nhc_train::run_dir::{self, Observer, Outcome};
 use nhc_train::sweep::{
-    self as core_sweep, EVAL_SEED, LEVELS, RunError, RunFailure, SweepError, SweepLine, SweepObserver,
-    SweepSpec,
+    self as core_sweep, EVAL_SEED, LEVELS, RunError, RunFailure, SeedRange, SweepError, SweepLine,
+    SweepObserver, SweepSpec,
 };
 use nhc_train::{MetricsLine, Trainer};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyInt, PyList, PyRange};
 use std::collections::{BTreeMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -201,7 +201,7 @@ fn sweep_declared(
         }
     }
     let runs: Vec<(&SweepTask, u64)> =
-        tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t, seed))).collect();
+        tasks.iter().flat_map(|t| spec.seeds.seeds().map(move |seed| (t, seed))).collect();
     let _lock = nhc_train::lock::lock(&spec.out)?;
     let jobs = spec.jobs.max(1);
     // A registry run trains on a pool of one thread, as in `nhc sweep`.
@@ -339,11 +339,67 @@ fn one(
         eval: read_json(&eval_path)?,
         curve: Some(run_dir::read_metrics(&dir)?.curve()),
         dir,
+        seeds: Some(spec.seeds),
         verify: None,
     })
 }
 
-/// Trains every run of `tasks` (seeds 1..=runs) in the sweep directory `out`, `jobs` at a time,
+/// The default of `runs` (the signature of [`sweep`]), seeds 1–15 when `seeds` is not given.
+const RUNS: u64 = 15;
+
+/// The seeds of `nhc.sweep`: `seeds` (a `range` of step 1, a string `"101-115"`, or one seed as
+/// an int) or else 1..=`runs`; `seeds` with a `runs` other than its default is refused.
+fn sweep_seeds(runs: u64, seeds: Option<&Bound<'_, PyAny>>) -> PyResult<SeedRange> {
+    let Some(seeds) = seeds.filter(|s| !s.is_none()) else {
+        return SeedRange::runs(runs).map_err(value_error);
+    };
+    if runs != RUNS {
+        return Err(PyValueError::new_err(format!(
+            "give runs or seeds, not both (runs={runs} is seeds=range(1, {}))",
+            u128::from(runs) + 1
+        )));
+    }
+    // A Python int as a seed: 0 to 2^64 − 1.
+    let seed = |v: &Bound<'_, PyAny>| -> PyResult<u64> {
+        v.extract::<u64>().map_err(|_| {
+            PyValueError::new_err(format!(
+                "seeds must lie in 0..={}, got {}; give e.g. range(1, 16)",
+                u64::MAX,
+                repr(seeds)
+            ))
+        })
+    };
+    if let Ok(text) = seeds.extract::<String>() {
+        return text.parse::<SeedRange>().map_err(value_error);
+    }
+    if seeds.is_instance_of::<PyRange>() {
+        let (start, stop, step) = (seeds.getattr("start")?, seeds.getattr("stop")?, seeds.getattr("step")?);
+        if step.extract::<i64>().ok() != Some(1) {
+            return Err(PyValueError::new_err(format!(
+                "seeds must be a range of step 1, got {}; give e.g. range(1, 16)",
+                repr(seeds)
+            )));
+        }
+        if stop.le(&start)? {
+            return Err(PyValueError::new_err(format!(
+                "seeds {} is empty; give e.g. range(1, 16) for seeds 1 to 15",
+                repr(seeds)
+            )));
+        }
+        let last = stop.sub(1)?;
+        return SeedRange::new(seed(&start)?, seed(&last)?).map_err(value_error);
+    }
+    if seeds.is_instance_of::<PyInt>() {
+        let one = seed(seeds)?;
+        return SeedRange::new(one, one).map_err(value_error);
+    }
+    Err(PyTypeError::new_err(format!(
+        "seeds must be a range, a string FIRST-LAST or one seed, got {}",
+        repr(seeds)
+    )))
+}
+
+/// Trains every run of `tasks` (a run per seed) in the sweep directory `out`, `jobs` at a time,
 /// evaluates each at `levels` (`samples` samples each, sample seed `eval_seed`), writes
 /// `out/sweep.jsonl` and returns its lines as dicts (the same keys), as `nhc sweep` does; the
 /// same arguments give the same lines, whatever `jobs`. Resumable: a finished run is not trained
@@ -354,6 +410,10 @@ fn one(
 /// built-ins' are, so its name must differ from the other tasks'. A failure of its functions
 /// stops the sweep with the user's exception (the run at its last checkpoint; the same call
 /// continues the sweep once the function is fixed).
+/// runs: seeds 1 to runs, as `nhc sweep --runs`.
+/// seeds: in place of runs, the seeds as a range of step 1 (`range(101, 116)`: seeds 101 to
+/// 115), a string (`"101-115"`, as `nhc sweep --seeds`) or one seed (`7`); each line records
+/// them (`"seeds": "101-115"`).
 /// config: None (the paper's protocol), a dict of config fields, or the path of a TOML file.
 /// recipe: every run with the recipe (ours, beyond the paper: configs/recipe.toml, as
 /// `nhc sweep --recipe`); a dict `config` then changes fields of the recipe.
@@ -363,13 +423,14 @@ fn one(
 /// Ctrl-C stops every run after a checkpoint and raises KeyboardInterrupt; the same call
 /// continues the sweep.
 #[pyfunction]
-#[pyo3(signature = (tasks, out, runs=15, config=None, variant="nhc", jobs=None, levels=None, samples=50, eval_seed=EVAL_SEED, callback=None, recipe=false))]
+#[pyo3(signature = (tasks, out, runs=15, seeds=None, config=None, variant="nhc", jobs=None, levels=None, samples=50, eval_seed=EVAL_SEED, callback=None, recipe=false))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
 pub fn sweep<'py>(
     py: Python<'py>,
     tasks: &Bound<'py, PyAny>,
     out: PathBuf,
     runs: u64,
+    seeds: Option<&Bound<'py, PyAny>>,
     config: Option<&Bound<'py, PyAny>>,
     variant: &str,
     jobs: Option<usize>,
@@ -383,6 +444,7 @@ pub fn sweep<'py>(
     if let Some(c) = callback.filter(|c| !c.is_callable()) {
         return Err(PyTypeError::new_err(format!("callback must be callable, got {}", c.repr()?)));
     }
+    let seeds = sweep_seeds(runs, seeds)?;
     let tasks = sweep_tasks(py, tasks)?;
     let spec = SweepSpec {
         tasks: match &tasks {
@@ -390,7 +452,7 @@ pub fn sweep<'py>(
             Ok(tasks) => tasks.iter().map(|t| t.name().to_string()).collect(),
         },
         variant: variant.parse::<Variant>().map_err(value_error)?,
-        runs,
+        seeds,
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         levels: levels.unwrap_or_else(|| LEVELS.to_vec()),
         samples,

@@ -17,8 +17,9 @@
 //!   [`Advance`], [`MetricsLine`], [`RunSummary`] with its [`RunOutcome`], [`Lineage`]).
 //! - [`run_dir`]: a run in a directory: metrics log, atomic checkpoints, resumption, the model
 //!   file and the summary, seen through an [`Observer`]; [`lock`]: one process per directory.
-//! - [`sweep`]: many runs (tasks × seeds), several at a time, each evaluated at the test levels,
-//!   one [`SweepLine`] per run in `sweep.jsonl`, seen through a [`SweepObserver`].
+//! - [`sweep`]: many runs (tasks × a [`SeedRange`], [`seeds`]), several at a time, each evaluated
+//!   at the test levels, one [`SweepLine`] per run in `sweep.jsonl`, seen through a
+//!   [`SweepObserver`].
 
 pub mod backprop;
 pub mod check;
@@ -32,12 +33,13 @@ pub mod records;
 pub mod restart;
 pub mod run_dir;
 pub mod scoring;
+pub mod seeds;
 pub mod state;
 pub mod sweep;
 pub mod task_configs;
 pub mod trainer;
 
-pub use check::{CheckLog, check_levels};
+pub use check::{CheckLog, check_levels, early_check_levels};
 pub use config::{ConfigError, Count, OnFailedCheck, RestartTrigger, TrainConfig, ValidConfig};
 pub use curriculum::{BadMemories, Curriculum, Progress, SampleKey, Source};
 pub use nes::{Nes, NesParams, Step, centred_ranks, ranking, utilities};
@@ -46,6 +48,7 @@ pub use records::{
     Advance, Curve, Ending, IterationLog, Lineage, MetricsLine, RunOutcome, RunSummary, Summary, Update,
 };
 pub use run_dir::{Observer, Outcome, RunDirError};
+pub use seeds::{SeedRange, SeedsError};
 pub use state::TrainState;
 pub use sweep::{
     RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep,

@@ -1,7 +1,7 @@
-//! Sweeps: every run of some tasks (seeds 1..=runs) trained, several at a time, then evaluated
-//! at the test levels (MODEL §8). Resumable: a run with `summary.json` is not trained again, one
-//! with only a checkpoint resumes, a level already in its `eval.json` is not evaluated again; so
-//! an interrupted sweep is continued by running it again.
+//! Sweeps: every run of some tasks (a range of seeds, [`SeedRange`]) trained, several at a time,
+//! then evaluated at the test levels (MODEL §8). Resumable: a run with `summary.json` is not
+//! trained again, one with only a checkpoint resumes, a level already in its `eval.json` is not
+//! evaluated again; so an interrupted sweep is continued by running it again.
 //!
 //! Layout: `DIR/TASK-SEED/` is a run directory ([`crate::run_dir`]) plus `eval.json`;
 //! `DIR/sweep.jsonl` holds one [`SweepLine`] per run, in the order of the tasks, then the seeds.
@@ -12,6 +12,7 @@
 use crate::lock::{LockError, lock};
 use crate::records::{Curve, MetricsLine, RunSummary};
 use crate::run_dir::{self, Observer, Outcome, RunDirError};
+pub use crate::seeds::{SeedRange, SeedsError};
 use crate::task_configs::TaskConfigs;
 use crate::trainer::{TrainError, Trainer};
 use nhc_io::limits::{self, LimitError};
@@ -41,8 +42,8 @@ pub struct SweepSpec {
     /// Task names, or `all` among them for every task.
     pub tasks: Vec<String>,
     pub variant: Variant,
-    /// Seeds 1..=runs per task.
-    pub runs: u64,
+    /// The seeds of each task's runs.
+    pub seeds: SeedRange,
     /// The sweep directory.
     pub out: PathBuf,
     /// Runs trained at the same time, each on one thread.
@@ -58,13 +59,9 @@ pub struct SweepSpec {
 }
 
 impl SweepSpec {
-    /// The counts a sweep needs before any work: runs, jobs and samples within their bounds, and
-    /// at least one test level.
+    /// The counts a sweep needs before any work: jobs and samples within their bounds, and at
+    /// least one test level (a [`SeedRange`] is within its bounds).
     pub fn check(&self) -> Result<(), SweepError> {
-        if self.runs == 0 {
-            return Err(SweepError::NoRuns);
-        }
-        limits::at_most("the number of runs", self.runs, MAX_RUNS)?;
         limits::at_most("the number of jobs", self.jobs as u64, MAX_JOBS)?;
         if self.samples == 0 {
             return Err(SweepError::NoSamples);
@@ -88,6 +85,9 @@ pub struct SweepLine {
     /// What the run's figures need. Every sweep writes it; `null` only in committed sweeps whose
     /// runs predate the record (it was never recorded).
     pub curve: Option<Curve>,
+    /// The seeds of the sweep that ran it (`"1-15"`); absent in sweeps older than the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<SeedRange>,
     /// The run's verification (`nhc verify` at the default bounds, added by
     /// scripts/verify_runs.py); absent until verified.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,8 +132,6 @@ pub struct Smallest {
 /// A sweep that cannot start, or runs that failed.
 #[derive(Debug, Error)]
 pub enum SweepError {
-    #[error("the number of runs must be at least 1")]
-    NoRuns,
     #[error("the number of samples must be at least 1")]
     NoSamples,
     #[error("give at least one test level")]
@@ -293,14 +291,14 @@ pub struct Part<'a> {
 }
 
 /// The runs of `spec`, (task, seed), in the order of `sweep.jsonl`: its tasks (`all`: every
-/// task), then seeds 1..=runs.
+/// task), then its seeds, ascending.
 pub fn runs(spec: &SweepSpec) -> Result<Vec<(String, u64)>, SweepError> {
     let tasks: Vec<String> = if spec.tasks.iter().any(|t| t == "all") {
         nhc_tasks::names().into_iter().map(String::from).collect()
     } else {
         spec.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
     };
-    Ok(tasks.iter().flat_map(|t| (1..=spec.runs).map(move |seed| (t.clone(), seed))).collect())
+    Ok(tasks.iter().flat_map(|t| spec.seeds.seeds().map(move |seed| (t.clone(), seed))).collect())
 }
 
 /// Runs the sweep `spec` (training what is not trained, evaluating what is not evaluated), writes
@@ -506,6 +504,7 @@ fn finished(spec: &SweepSpec, task: &str, seed: u64) -> Result<SweepLine, RunErr
         eval,
         curve: Some(run_dir::read_metrics(&dir)?.curve()),
         dir,
+        seeds: Some(spec.seeds),
         verify: None,
     })
 }

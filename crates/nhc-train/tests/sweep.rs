@@ -2,7 +2,7 @@
 //! its observer is continued by running it again, and a sweep that cannot start touches nothing.
 
 use nhc_model::Variant;
-use nhc_train::sweep::{self, Quiet, SweepError, SweepLine, SweepObserver, SweepSpec};
+use nhc_train::sweep::{self, Quiet, SeedRange, SweepError, SweepLine, SweepObserver, SweepSpec};
 use nhc_train::{MetricsLine, RunSummary, TaskConfigs, TrainConfig};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -22,7 +22,7 @@ fn spec(out: &Path, jobs: usize) -> Result<SweepSpec, Box<dyn std::error::Error>
     Ok(SweepSpec {
         tasks: vec!["copy".into(), "reverse".into()],
         variant: Variant::Nhc,
-        runs: 2,
+        seeds: SeedRange::runs(2)?,
         out: out.to_path_buf(),
         jobs,
         levels: vec![5, 20],
@@ -81,7 +81,10 @@ fn sweep_lines_do_not_depend_on_jobs_and_a_stopped_sweep_continues() -> TestResu
     let names: Vec<(&str, u64)> = one.iter().map(|l| (l.summary.task.as_str(), l.summary.seed)).collect();
     assert_eq!(names, [("copy", 1), ("copy", 2), ("reverse", 1), ("reverse", 2)]);
     assert!(one.iter().all(|l| l.eval.len() == 2 && l.curve.is_some() && l.summary.lineages.is_some()));
+    let seeds = SeedRange::runs(2)?;
+    assert!(one.iter().all(|l| l.seeds == Some(seeds)));
     let written = std::fs::read_to_string(tmp.path().join("one/sweep.jsonl"))?;
+    assert!(written.lines().all(|l| l.contains(r#""seeds":"1-2""#)), "{written}");
     let read: Vec<SweepLine> = written.lines().map(serde_json::from_str).collect::<Result<_, _>>()?;
     assert_eq!(untimed_all(&read)?, untimed_all(&one)?);
 
@@ -111,7 +114,6 @@ fn a_sweep_that_cannot_start_touches_nothing() -> TestResult {
     let tmp = tempfile::tempdir()?;
     let out = tmp.path().join("sweep");
     let refused = |s: SweepSpec| sweep::sweep(&s, &Quiet).err();
-    assert!(matches!(refused(SweepSpec { runs: 0, ..spec(&out, 1)? }), Some(SweepError::NoRuns)));
     assert!(matches!(refused(SweepSpec { samples: 0, ..spec(&out, 1)? }), Some(SweepError::NoSamples)));
     assert!(matches!(refused(SweepSpec { levels: vec![], ..spec(&out, 1)? }), Some(SweepError::NoLevels)));
     let unknown = refused(SweepSpec { tasks: vec!["nope".into()], ..spec(&out, 1)? });
@@ -119,5 +121,19 @@ fn a_sweep_that_cannot_start_touches_nothing() -> TestResult {
     let level = refused(SweepSpec { levels: vec![10, 0], ..spec(&out, 1)? });
     assert!(level.is_some_and(|e| e.to_string() == "level must be at least 1, got 0"));
     assert!(!out.exists());
+    Ok(())
+}
+
+/// Committed sweep lines, written before lines carried their seeds, load and write back
+/// unchanged (as JSON values: Python wrote some numbers in another form): no `seeds` key
+/// appears.
+#[test]
+fn committed_lines_without_seeds_round_trip() -> TestResult {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/full.jsonl");
+    for text in std::fs::read_to_string(path)?.lines() {
+        let line: SweepLine = serde_json::from_str(text)?;
+        assert_eq!(line.seeds, None);
+        assert_eq!(serde_json::to_value(&line)?, serde_json::from_str::<serde_json::Value>(text)?);
+    }
     Ok(())
 }
