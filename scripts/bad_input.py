@@ -95,7 +95,10 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
                    ("update_feedback for a task without update targets", "update_feedback = true"),
                    ("require_updates without update_feedback", "require_updates = true"),
                    ("update_feedback_from beyond the mixed level", "update_feedback = true\nupdate_feedback_from = 12"),
-                   ("update_feedback_from without update_feedback", "update_feedback_from = 2")]:
+                   ("update_feedback_from without update_feedback", "update_feedback_from = 2"),
+                   ("population_max without population_growth", "population_max = 80"),
+                   ("population_max below the population", "population_growth = 2\npopulation_max = 10"),
+                   ("early_check at the last level", "early_check = 10")]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])

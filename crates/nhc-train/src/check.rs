@@ -1,6 +1,7 @@
-//! The generalization check (ours, not the paper's; docs/DESIGN.md): once the mixed level is
+//! The generalization checks (ours, not the paper's; docs/DESIGN.md): once the mixed level is
 //! solved, θ must also solve fresh samples at levels beyond the curriculum, below the first test
-//! level, or the lineage is dropped and the run restarts.
+//! level; and, with an early check, once a given level is solved, fresh samples of the
+//! curriculum's later levels. A lineage that fails is sent back to learn or restarted.
 
 use crate::config::TrainConfig;
 use crate::scoring::score_all;
@@ -32,28 +33,38 @@ impl std::fmt::Display for CheckLog {
         let verdict = if self.passed() { "passed" } else { "failed" };
         write!(
             f,
-            "generalization check at level {}: {}/{} solved, {verdict}",
-            self.level, self.solved, self.samples
+            "generalization check at levels {}–{}: {}/{} solved, {verdict}",
+            self.from, self.level, self.solved, self.samples
         )
     }
 }
 
-/// Levels of the generalization check: `n` levels spread evenly from the first level beyond
-/// the curriculum (`levels + 1`) up to `check_level`, both included.
-pub fn check_levels(config: &TrainConfig) -> Vec<usize> {
-    let (hi, n) = (config.check_level, config.check_samples);
-    let lo = (config.levels + 1).min(hi);
+/// `n` levels spread evenly from `lo` to `hi`, both included (`hi` alone when `n` is 1).
+fn spread(lo: usize, hi: usize, n: usize) -> Vec<usize> {
+    let lo = lo.min(hi);
     (0..n).map(|i| if n == 1 { hi } else { lo + i * (hi - lo) / (n - 1) }).collect()
 }
 
-/// θ on `check_samples` fresh samples at the [`check_levels`], seeds drawn from the run's
-/// generator. Returns the log, the steps run and the samples θ failed.
+/// Levels of the generalization check: `check_samples` levels spread evenly from the first
+/// level beyond the curriculum (`levels + 1`) up to `check_level`, both included.
+pub fn check_levels(config: &TrainConfig) -> Vec<usize> {
+    spread(config.levels + 1, config.check_level, config.check_samples)
+}
+
+/// Levels of the early check: `check_samples` levels spread evenly over the curriculum's levels
+/// after `early_check`, up to its last ordinary level.
+pub fn early_check_levels(config: &TrainConfig) -> Vec<usize> {
+    spread(config.early_check + 1, config.levels, config.check_samples)
+}
+
+/// θ on one fresh sample at each of `levels` (seeds drawn from the run's generator; shapes as
+/// `check_any_shape` says). Returns the log, the steps run and the samples θ failed.
 pub fn generalization_check(
     task: &dyn AnyTask,
     model: &Config,
     s: &mut TrainState,
+    levels: &[usize],
 ) -> (CheckLog, u64, Vec<SampleKey>) {
-    let levels = check_levels(&s.config);
     let any_shape = s.config.check_any_shape;
     let keys: Vec<SampleKey> = levels
         .iter()
@@ -64,7 +75,7 @@ pub fn generalization_check(
     let solved = results.iter().filter(|r| r.solved).count();
     let log = CheckLog {
         from: levels.first().copied().unwrap_or(0),
-        level: s.config.check_level,
+        level: levels.last().copied().unwrap_or(0),
         samples: keys.len(),
         solved,
     };

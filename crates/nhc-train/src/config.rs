@@ -18,6 +18,10 @@ fn is_one(x: &usize) -> bool {
     *x == 1
 }
 
+fn is_zero_count(x: &usize) -> bool {
+    *x == 0
+}
+
 /// When NES skips the update (MODEL §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,6 +45,15 @@ pub struct TrainConfig {
     pub learning_rate: f64,
     /// Fixed search std σ (paper: 0.1).
     pub sigma: f64,
+    /// Population growth at restarts (ours, beyond the paper: the IPOP restarts of CMA-ES, Auger &
+    /// Hansen 2005): the lineage after k restarts has `population · population_growth^k`
+    /// offspring, at most `population_max`. Default 1: every lineage has the paper's P.
+    #[serde(skip_serializing_if = "is_one")]
+    pub population_growth: usize,
+    /// The largest population of a lineage under `population_growth` (needs it above 1; even
+    /// with mirrored sampling).
+    #[serde(skip_serializing_if = "is_zero_count")]
+    pub population_max: usize,
     /// Multiplicative weight decay λ applied at every update (paper: 0.9995).
     pub weight_decay: f64,
     /// The run's budget, restarts included (paper: "max iterations = 20.000"); what it counts is
@@ -106,8 +119,16 @@ pub struct TrainConfig {
     /// (the default, the paper's protocol); at most [`FIRST_TEST_LEVEL`] − 1, so a check never
     /// selects on a test level (`configs/check99.toml`).
     pub check_level: usize,
-    /// Samples of the generalization check (default 200).
+    /// Samples of the generalization check (default 200), and of the early check.
     pub check_samples: usize,
+    /// The early check (ours, beyond the paper; docs/DESIGN.md, "The recipe"): once a lineage
+    /// solves curriculum level `early_check`, θ must also solve `check_samples` fresh samples
+    /// spread over the curriculum's later levels (`early_check + 1 ..= levels`), or the lineage
+    /// is restarted: a lineage that learned a solution bounded to the shapes of its first levels
+    /// stalls on a later one (docs/results/recipe.md, "Why lineages stall"). 0 = none, the
+    /// default.
+    #[serde(skip_serializing_if = "is_zero_count")]
+    pub early_check: usize,
     /// Whether the generalization check draws samples of any shape the task allows
     /// ([`nhc_tasks::Task::any_shape`]: e.g. duplicated's runs of different lengths) instead of
     /// the levels' own (ours, with the check; default false; docs/DESIGN.md, "The recipe").
@@ -212,6 +233,8 @@ impl Default for TrainConfig {
         TrainConfig {
             batch: 32,
             population: 20,
+            population_growth: 1,
+            population_max: 0,
             learning_rate: 0.01,
             sigma: 0.1,
             weight_decay: 0.9995,
@@ -236,6 +259,7 @@ impl Default for TrainConfig {
             mirrored: true,
             check_level: 0,
             check_samples: 200,
+            early_check: 0,
             check_any_shape: false,
             train_any_shape: 0.0,
             update_feedback: false,
@@ -261,6 +285,14 @@ pub enum ConfigError {
     Population(usize),
     #[error("population must be even with mirrored sampling, got {0}")]
     PopulationOdd(usize),
+    #[error("population_growth must be at least 1, got {0}")]
+    PopulationGrowth(usize),
+    #[error("population_max needs population_growth above 1 (each restart multiplies the population by it)")]
+    PopulationMaxAlone,
+    #[error(
+        "population_max must be at least population ({population}) and even with mirrored sampling, got {max}"
+    )]
+    PopulationMax { max: usize, population: usize },
     #[error("learning_rate must be a finite number > 0, got {0}")]
     LearningRate(f64),
     #[error("sigma must be a finite number > 0, got {0}")]
@@ -293,10 +325,14 @@ pub enum ConfigError {
     WordNoise(f64),
     #[error("{name} must be a finite number, got {value}")]
     GateBias { name: &'static str, value: f64 },
-    #[error("check_samples must be at least 1 when check_level is set")]
+    #[error("check_samples must be at least 1 when check_level or early_check is set")]
     CheckSamples,
     #[error("check_level must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
     CheckLevel(usize),
+    #[error(
+        "early_check must be a curriculum level with a later one, 1..={last} (levels − 1), or 0 for none; got {level}"
+    )]
+    EarlyCheck { level: usize, last: usize },
     #[error("{name} is {value:?}; at most {max:?} is supported")]
     TooLarge { name: &'static str, value: f64, max: f64 },
     #[error("levels must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
@@ -397,6 +433,17 @@ impl TrainConfig {
         if self.mirrored && !self.population.is_multiple_of(2) {
             return Err(E::PopulationOdd(self.population));
         }
+        if self.population_growth < 1 {
+            return Err(E::PopulationGrowth(self.population_growth));
+        }
+        let max = self.population_max;
+        if self.population_growth == 1 && max != 0 {
+            return Err(E::PopulationMaxAlone);
+        }
+        if self.population_growth > 1 && (max < self.population || (self.mirrored && !max.is_multiple_of(2)))
+        {
+            return Err(E::PopulationMax { max, population: self.population });
+        }
         if !positive(self.learning_rate) {
             return Err(E::LearningRate(self.learning_rate));
         }
@@ -452,8 +499,11 @@ impl TrainConfig {
                 return Err(E::GateBias { name, value });
             }
         }
-        if self.check_level > 0 && self.check_samples == 0 {
+        if (self.check_level > 0 || self.early_check > 0) && self.check_samples == 0 {
             return Err(E::CheckSamples);
+        }
+        if self.early_check >= self.levels {
+            return Err(E::EarlyCheck { level: self.early_check, last: self.levels.saturating_sub(1) });
         }
         if self.check_level >= FIRST_TEST_LEVEL {
             return Err(E::CheckLevel(self.check_level));
@@ -472,10 +522,12 @@ impl TrainConfig {
     /// The counts and scales of the config, each with its upper bound: far beyond the paper's
     /// values, below what would exhaust memory or overflow θ (N(0, init_std²) must stay a finite
     /// f32). Field by field, so every name here is the field it reads.
-    pub fn bounded(&self) -> [(&'static str, f64, f64); 14] {
+    pub fn bounded(&self) -> [(&'static str, f64, f64); 16] {
         [
             ("batch", self.batch as f64, 100_000.0),
             ("population", self.population as f64, 10_000.0),
+            ("population_growth", self.population_growth as f64, 10_000.0),
+            ("population_max", self.population_max as f64, 10_000.0),
             ("max_iterations", self.max_iterations as f64, 1e9),
             ("restart_after", self.restart_after as f64, 1e9),
             ("perfect_to_solve", self.perfect_to_solve as f64, 1e9),
@@ -509,10 +561,28 @@ impl TrainConfig {
         Ok(ValidConfig(self))
     }
 
-    /// The NES hyperparameters (MODEL §6).
-    pub fn nes(&self) -> NesParams {
+    /// The population of the lineage after `restarts` restarts (`population_growth`,
+    /// `population_max`; the paper's P throughout by default).
+    pub fn population_after(&self, restarts: u64) -> usize {
+        let mut p = self.population;
+        for _ in 0..restarts {
+            if p >= self.population_max {
+                break;
+            }
+            p = p.saturating_mul(self.population_growth).min(self.population_max);
+        }
+        p
+    }
+
+    /// The largest population any lineage of a run can have.
+    pub fn largest_population(&self) -> usize {
+        self.population.max(self.population_max)
+    }
+
+    /// The NES hyperparameters (MODEL §6) of the lineage after `restarts` restarts.
+    pub fn nes(&self, restarts: u64) -> NesParams {
         NesParams {
-            population: self.population,
+            population: self.population_after(restarts),
             sigma: self.sigma,
             learning_rate: self.learning_rate,
             weight_decay: self.weight_decay,
@@ -582,6 +652,24 @@ mod tests {
         assert_eq!(with(|c| c.population = 0), Err(ConfigError::Population(0)));
         assert_eq!(with(|c| c.population = 1), Err(ConfigError::Population(1)));
     }
+    /// IPOP: the population doubles at each restart up to its cap; without growth it stays P, and
+    /// a cap without growth, below P or odd under mirroring is refused.
+    #[test]
+    fn population_grows_at_restarts_up_to_its_cap() {
+        let c = TrainConfig { population_growth: 2, population_max: 80, ..Default::default() };
+        assert_eq!(c.check(), Ok(()));
+        let grown: Vec<usize> = (0..5).map(|k| c.population_after(k)).collect();
+        assert_eq!(grown, vec![20, 40, 80, 80, 80]);
+        assert_eq!((c.nes(2).population, c.largest_population()), (80, 80));
+        let paper = TrainConfig::default();
+        assert_eq!((paper.population_after(7), paper.largest_population()), (20, 20));
+        let max = |population_max| ConfigError::PopulationMax { max: population_max, population: 20 };
+        assert_eq!(with(|c| c.population_max = 40), Err(ConfigError::PopulationMaxAlone));
+        assert_eq!(with(|c| (c.population_growth, c.population_max) = (2, 10)), Err(max(10)));
+        assert_eq!(with(|c| (c.population_growth, c.population_max) = (2, 41)), Err(max(41)));
+        assert_eq!(with(|c| c.population_growth = 0), Err(ConfigError::PopulationGrowth(0)));
+    }
+
     #[test]
     fn population_even_when_mirrored() {
         assert_eq!(with(|c| c.population = 21), Err(ConfigError::PopulationOdd(21)));

@@ -2,7 +2,7 @@
 //! the fitness of MODEL §5. Any registered task, by value; deterministic for a seed, whatever the
 //! number of threads.
 
-use crate::check::{CheckLog, generalization_check};
+use crate::check::{CheckLog, check_levels, early_check_levels, generalization_check};
 use crate::config::{ConfigError, Count, OnFailedCheck, ValidConfig};
 use crate::curriculum::{Curriculum, Progress};
 use crate::nes::Nes;
@@ -89,10 +89,11 @@ pub const MAX_ITERATION_STEPS: u64 = 10_000_000_000;
 /// and the population on a batch at the highest level, plus a generalization check's samples.
 /// Each value may be within its bounds while their product is not.
 fn iteration_cost(task: &dyn AnyTask, config: &ValidConfig) -> Result<(), TrainError> {
-    let episodes = (config.population as u64 + 1).saturating_mul(config.batch as u64);
+    let episodes = (config.largest_population() as u64 + 1).saturating_mul(config.batch as u64);
     let level = config.levels.min(task.max_level());
     let steps = task.level_steps(level);
-    let check = match config.check_level {
+    // The costlier of the two checks, each at its highest level.
+    let check = match config.check_level.max(config.early_check.min(1) * config.levels) {
         0 => 0,
         l => (config.check_samples as u64).saturating_mul(task.level_steps(l.min(task.max_level()))),
     };
@@ -366,7 +367,7 @@ impl Trainer {
         level: usize,
     ) -> Result<Offspring, TrainError> {
         let s = &mut self.state;
-        let params = s.config.nes();
+        let params = s.config.nes(s.restarts);
         s.nes.ask(&params, &mut s.rng);
         let nes = &s.nes;
         let (peers, p) = (self.peers.as_ref(), params.population);
@@ -390,14 +391,24 @@ impl Trainer {
 
     /// Moves the curriculum on (MODEL §7): what the iteration did to it and to the lineage
     /// (a restart is due when it ends the lineage otherwise than finished), and the
-    /// generalization check when the mixed level was solved and a check is configured, with the
-    /// steps it ran.
+    /// generalization check when the mixed level was solved and a check is configured (or the
+    /// early check when its level was solved), with the steps it ran.
     fn advance(&mut self, update: Update, fitness: f64) -> (Advance, Option<CheckLog>, u64) {
         let s = &mut self.state;
         match s.curriculum.record(&s.config, update.perfect(), update.learned(), fitness) {
+            Progress::Solved(level) if level == s.config.early_check => {
+                let levels = early_check_levels(&s.config);
+                let (log, steps, _) = generalization_check(self.task, &self.model, s, &levels);
+                if log.passed() {
+                    return (Advance::NextLevel, Some(log), steps);
+                }
+                s.failed_checks += 1;
+                (Advance::FailedCheck, Some(log), steps)
+            }
             Progress::Solved(_) => (Advance::NextLevel, None, 0),
             Progress::Finished if s.config.check_level > 0 => {
-                let (log, steps, failed) = generalization_check(self.task, &self.model, s);
+                let levels = check_levels(&s.config);
+                let (log, steps, failed) = generalization_check(self.task, &self.model, s, &levels);
                 if log.passed() {
                     return (Advance::Finished, Some(log), steps);
                 }

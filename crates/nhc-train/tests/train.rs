@@ -478,3 +478,50 @@ fn update_feedback_from_leaves_earlier_levels_as_the_papers() {
     let fed = first(on);
     assert!(fed.iter().zip(&paper).all(|(f, p)| f <= p) && fed != paper, "{fed:?} {paper:?}");
 }
+
+/// The early check: once level 1 of a four-level curriculum is solved, θ must solve samples of
+/// levels 2–4; a lineage that fails is restarted (ending `check` on level 2), one that passes
+/// moves on; the check is logged on the iteration that solved level 1 and nowhere else.
+#[test]
+fn early_check_restarts_a_lineage_that_fails_the_later_levels() {
+    let config = TrainConfig { levels: 4, early_check: 1, check_samples: 12, ..quick() };
+    let (t, logs) = run(config, 1, 3_000);
+    assert_consistent(&logs);
+    let checked: Vec<&IterationLog> = logs.iter().filter(|l| l.check.is_some()).collect();
+    assert!(!checked.is_empty(), "level 1 was never solved in {} iterations", logs.len());
+    for l in &checked {
+        let c = l.check.unwrap();
+        assert_eq!((l.level, c.from, c.level, c.samples), (1, 2, 4, 12), "{l:?}");
+        let want = if c.passed() { Advance::NextLevel } else { Advance::FailedCheck };
+        assert_eq!(l.advance, want);
+    }
+    let failed = checked.iter().filter(|l| !l.check.unwrap().passed()).count();
+    assert!(failed > 0, "copy's first level does not yet generalize: some check fails");
+    let s = t.summary();
+    assert_eq!(s.failed_checks, failed as u64);
+    let ended = &t.state().curriculum.ended_lineages;
+    let by_check: Vec<&Lineage> = ended.iter().filter(|l| l.ending == Ending::Check).collect();
+    assert_eq!(by_check.len(), failed);
+    assert!(by_check.iter().all(|l| l.level == 2), "{by_check:?}");
+    // A config whose early check has no later level is refused.
+    let bad = TrainConfig { levels: 4, early_check: 4, ..quick() }.validate();
+    assert!(bad.is_err_and(|e| e.to_string().contains("early_check")));
+}
+
+/// IPOP restarts: every lineage's offspring number the population after its restarts (4, 8,
+/// then 8), and the run stays deterministic.
+#[test]
+fn restarts_grow_the_population_up_to_its_cap() {
+    let config = TrainConfig { population: 4, population_growth: 2, population_max: 8, ..failing_check() };
+    let (t, logs) = run(config.clone(), 1, 2_000);
+    assert!(t.summary().restarts >= 2, "{:?}", t.summary());
+    let mut restarts = 0;
+    for l in &logs {
+        if !l.offspring_raw.is_empty() {
+            assert_eq!(l.offspring_raw.len(), config.population_after(restarts), "{l:?}");
+        }
+        restarts = l.restarts;
+    }
+    let (again, _) = run(config, 1, 2_000);
+    assert_eq!(bits(t.theta()), bits(again.theta()));
+}
