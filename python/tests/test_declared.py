@@ -372,7 +372,7 @@ def test_python_m_nhc_train_takes_the_recipe(tmp_path):
                        capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     config = json.loads((tmp_path / "run" / "config.json").read_text())["train"]
-    assert (config["check_level"], config["on_failed_check"], config["levels"]) == (30, "relearn", 2), config
+    assert (config["check_level"], config["on_failed_check"], config["levels"]) == (99, "relearn", 2), config
 
 
 def test_check_says_a_failure_of_every_level_once_with_its_levels():

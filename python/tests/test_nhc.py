@@ -555,7 +555,7 @@ def test_recipe_trains_as_nhc_train_recipe(tmp_path, nhc_bin):
     assert r.returncode == 4, r.stderr  # 2 iterations do not learn copy
     configs = [json.loads((d / "checkpoint.json").read_text())["state"]["config"] for d in [tmp_path / "py", cli]]
     assert configs[0] == configs[1]
-    assert (configs[0]["check_level"], configs[0]["on_failed_check"]) == (30, "relearn")
+    assert (configs[0]["check_level"], configs[0]["on_failed_check"]) == (99, "relearn")
     with pytest.raises(ValueError, match="not both"):
         nhc.train("copy", 1, config=tmp_path / "x.toml", recipe=True)
     with pytest.raises(ValueError, match="unknown field"):

@@ -585,7 +585,7 @@ fn train_takes_the_recipe_and_tables_for_single_tasks() {
     let recipe = train("copy", "recipe", &["--recipe"]);
     assert_eq!(
         (recipe["check_level"].as_u64(), recipe["on_failed_check"].as_str()),
-        (Some(30), Some("relearn"))
+        (Some(99), Some("relearn"))
     );
     assert_eq!(recipe["max_iterations"].as_u64(), Some(2));
     let file = dir.path().join("tables.toml");
