@@ -11,6 +11,10 @@ neither training nor the model pick draws.
     .venv/bin/python scripts/own_algorithms.py train --recipe; ... report --recipe
         # the same with the recipe (ours: configs/recipe.toml, nhc.train(..., recipe=True)):
         # runs/own-recipe, results/own_algorithms_recipe.{jsonl,md}, models/recipe/own/
+    .venv/bin/python scripts/own_algorithms.py train --recipe --seeds 101-115 --out runs/own-recipe-101
+    .venv/bin/python scripts/own_algorithms.py report --recipe --seeds 101-115 --out runs/own-recipe-101
+        # a held-out confirmation (docs/DESIGN.md, "Training seeds"): the range's runs only, into
+        # results/own_algorithms_recipe_101.{jsonl,md}; no model is picked from it
 
 `report` gathers the run directories into results/own_algorithms.jsonl (one line per run), picks
 one model per algorithm for models/own/ (the lowest seed of the full NHC that finished and solves
@@ -36,8 +40,6 @@ ROOT = Path(__file__).resolve().parents[1]
 ALGORITHMS = {"maxfind": "MAXFIND", "brackets": "BRACKETS", "palindromes": "PALINDROMES"}
 TEST_LEVELS, TEST_SAMPLES, TEST_SEED = (100, 500, 1000), 50, 1000
 VALIDATION_LEVELS, VALIDATION_SEED = (50, 99, 300), 2
-RESULTS = ROOT / "results" / "own_algorithms.jsonl"
-RESULTS_RECIPE = ROOT / "results" / "own_algorithms_recipe.jsonl"
 
 
 def declaration(name):
@@ -80,14 +82,17 @@ def train(args):
                       f"{summary['learning_iterations']} learning iterations, solved at {tests}", flush=True)
 
 
-def gather(out):
-    """One line per finished run directory under `out`."""
+def gather(out, seeds=None):
+    """One line per finished run directory under `out` (of the seeds `seeds` only, if given)."""
     lines = []
     for name in ALGORITHMS:
         for d in sorted(Path(out).glob(f"{name}-*-*"), key=lambda p: (p.name.rsplit("-", 1)[0], int(p.name.rsplit("-", 1)[1]))):
             if not (d / "eval.json").exists():
                 continue
             s = json.loads((d / "summary.json").read_text())
+            if seeds is not None and s["seed"] not in seeds:
+                continue
+            check = json.loads((d / "config.json").read_text())["train"].get("check_level", 0)
             lines.append({
                 "algorithm": name, "variant": s["variant"], "seed": s["seed"], "outcome": s["outcome"],
                 "iterations": s["iterations"], "learning_iterations": s["learning_iterations"],
@@ -95,6 +100,7 @@ def gather(out):
                 "restarts": s["restarts"], "wall_seconds": round(s["wall_seconds"], 1),
                 "first_lineage": (s.get("lineages") or [{}])[0].get("learning_iterations"),
                 "solved": json.loads((d / "eval.json").read_text()), "dir": str(d.relative_to(ROOT)),
+                "check_level": check,
             })
     return lines
 
@@ -201,17 +207,22 @@ def figure(name, path):
     plt.close(fig)
 
 
-def table(lines, recipe=False):
-    """results/own_algorithms.md's text from the jsonl lines (the recipe's: own_algorithms_recipe.md)."""
+def table(lines, recipe=False, name="own_algorithms_recipe", heldout=None):
+    """results/own_algorithms.md's text from the jsonl lines (the recipe's: own_algorithms_recipe.md;
+    a held-out range's, `heldout` = "--seeds A-B": NAME.md)."""
     if recipe:
+        seeds = sorted({l["seed"] for l in lines})
+        checks = sorted({l.get("check_level", 30) for l in lines})
+        command = f"report --recipe{' ' + heldout if heldout else ''}"
         out = ["# Three algorithms of our own, declared in Python, trained with the recipe", "",
-               "Redrawn by `.venv/bin/python scripts/own_algorithms.py report --recipe` from the run directories "
-               "(`scripts/own_algorithms.py train --recipe`; `report --recipe --table` from "
-               "results/own_algorithms_recipe.jsonl alone). Declarations: examples/own/. Training: the recipe "
-               "(ours, beyond the paper: configs/recipe.toml, the generalization check at levels 12–30 with "
-               "relearning; no task table applies), seeds 1–15; test: levels 100, 500 and 1000, 50 samples of "
-               "sample seed 1000; a run is perfect at a level when it solves all 50. The paper-protocol rows: "
-               "results/own_algorithms.md.", ""]
+               f"Redrawn by `.venv/bin/python scripts/own_algorithms.py {command}` from the run directories "
+               f"(`scripts/own_algorithms.py train --recipe{' ' + heldout if heldout else ''}`; `{command} --table` "
+               f"from results/{name}.jsonl alone). Declarations: examples/own/. Training: the recipe "
+               "(ours, beyond the paper: configs/recipe.toml, the generalization check at levels 12–"
+               f"{'/'.join(map(str, checks))} with relearning; no task table applies), seeds "
+               f"{seeds[0]}–{seeds[-1]}" + (" (held out: no choice was made on them)" if heldout else " (the tuning seeds)")
+               + "; test: levels 100, 500 and 1000, 50 samples of sample seed 1000; a run is perfect at a "
+               "level when it solves all 50. The paper-protocol rows: results/own_algorithms.md.", ""]
         return "\n".join(out + rows(lines)) + "\n"
     out = ["# Three algorithms of our own, declared in Python", "",
            "Redrawn by `.venv/bin/python scripts/own_algorithms.py report` from the run directories "
@@ -246,18 +257,22 @@ def rows(lines):
 
 
 def report(args):
-    results = RESULTS_RECIPE if args.recipe else RESULTS
-    md = ROOT / "results" / ("own_algorithms_recipe.md" if args.recipe else "own_algorithms.md")
+    heldout = args.seeds_text if args.recipe and args.seeds_text else None
+    name = "own_algorithms_recipe" if args.recipe else "own_algorithms"
+    if heldout:
+        name += f"_{args.seeds[0]}"
+    results, md = ROOT / "results" / f"{name}.jsonl", ROOT / "results" / f"{name}.md"
     if args.table:
         lines = [json.loads(l) for l in results.read_text().splitlines() if l.strip()]
     else:
-        lines = gather(args.out)
+        lines = gather(args.out, args.seeds if heldout else None)
         results.write_text("".join(json.dumps(l) + "\n" for l in lines))
-        pick(lines, ROOT / "models" / "recipe" / "own" if args.recipe else ROOT / "models" / "own")
-        for name in ALGORITHMS:
-            if not args.recipe and (ROOT / "models" / "own" / f"{name}.json").exists():
-                figure(name, ROOT / "results" / "behaviour" / f"own_{name}.svg")
-    md.write_text(table(lines, args.recipe))
+        if not heldout:
+            pick(lines, ROOT / "models" / "recipe" / "own" if args.recipe else ROOT / "models" / "own")
+        for algorithm in ALGORITHMS:
+            if not args.recipe and (ROOT / "models" / "own" / f"{algorithm}.json").exists():
+                figure(algorithm, ROOT / "results" / "behaviour" / f"own_{algorithm}.svg")
+    md.write_text(table(lines, args.recipe, name, f"--seeds {heldout}" if heldout else None))
     print(md.read_text())
 
 
@@ -276,6 +291,7 @@ def main():
         sys.exit("give --runs or --seeds, not both (--runs N is --seeds 1-N)")
     if args.runs is not None and args.runs < 1:
         sys.exit("--runs must be at least 1")
+    args.seeds_text = args.seeds
     args.seeds = seed_range(args.seeds) if args.seeds is not None else range(1, (args.runs or 15) + 1)
     if args.out is None:
         args.out = str(ROOT / "runs" / ("own-recipe" if args.recipe else "own"))

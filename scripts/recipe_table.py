@@ -360,12 +360,14 @@ def table(out):
             if task not in by:
                 continue
             n, fin, yes, sampled, li, steps = row(by[task])
-            right = f"{yes}" + (f" ({sampled} sampled)" if sampled else "")
+            unverified = all(right_to_30(x) is None for x in by[task])
+            right = "–" if unverified else f"{yes}" + (f" ({sampled} sampled)" if sampled else "")
             val = validated(by[task])
             out.append(f"| {name} | {task} | {n} | {fin} | {unfinished(by[task])} | {stuck_at_1(by[task])} | {right} "
                        f"| {'–' if val is None else val} | {fmt(li)} "
                        f"| {steps / 1e6:.1f} |")
-            t = totals.setdefault(name, [0, 0, 0, 0])
+            t = totals.setdefault(name, [0, 0, 0, 0, True])
+            t[4] = t[4] and unverified
             t[0] += n
             t[1] += fin
             t[2] += yes
@@ -375,8 +377,9 @@ def table(out):
     out.append("|---|---|---:|---:|---:|")
     for name, label, _, _ in SCREENS:
         if name in totals:
-            n, fin, yes, sampled = totals[name]
-            out.append(f"| {name} | {label} | {n} | {fin} | {yes} + {sampled} |")
+            n, fin, yes, sampled, unverified = totals[name]
+            right = "– (not verified)" if unverified else f"{yes} + {sampled}"
+            out.append(f"| {name} | {label} | {n} | {fin} | {right} |")
 
 
 def main():
@@ -458,7 +461,8 @@ def main():
         lines = records(name) or []
         validate = (f"; validation: `python3 scripts/validate_runs.py results/recipe/{name}.jsonl --runs "
                     f"{cmd.split('--out ')[-1]}`" if any("validation" in x for x in lines) else "")
-        out.append(f"- {name}: `{cmd}`" + ("" if config is None else verify) + validate)
+        out.append(f"- {name}: `{cmd}`" + ("" if config is None or not any("verify" in x for x in lines) else verify)
+                   + validate)
     Path(args.out).write_text("\n".join(out) + "\n")
 
 
