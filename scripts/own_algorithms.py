@@ -99,7 +99,7 @@ def gather(out, seeds=None):
                 "last_level_learned": s["last_level_learned"], "last_level_solved": s["last_level_solved"],
                 "restarts": s["restarts"], "wall_seconds": round(s["wall_seconds"], 1),
                 "first_lineage": (s.get("lineages") or [{}])[0].get("learning_iterations"),
-                "solved": json.loads((d / "eval.json").read_text()), "dir": str(d.relative_to(ROOT)),
+                "solved": json.loads((d / "eval.json").read_text()), "dir": str(d.resolve().relative_to(ROOT)),
                 "check_level": check,
             })
     return lines
