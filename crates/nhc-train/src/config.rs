@@ -433,17 +433,6 @@ impl TrainConfig {
         if self.mirrored && !self.population.is_multiple_of(2) {
             return Err(E::PopulationOdd(self.population));
         }
-        if self.population_growth < 1 {
-            return Err(E::PopulationGrowth(self.population_growth));
-        }
-        let max = self.population_max;
-        if self.population_growth == 1 && max != 0 {
-            return Err(E::PopulationMaxAlone);
-        }
-        if self.population_growth > 1 && (max < self.population || (self.mirrored && !max.is_multiple_of(2)))
-        {
-            return Err(E::PopulationMax { max, population: self.population });
-        }
         if !positive(self.learning_rate) {
             return Err(E::LearningRate(self.learning_rate));
         }
@@ -515,6 +504,18 @@ impl TrainConfig {
             if value.abs() > max {
                 return Err(E::TooLarge { name, value, max });
             }
+        }
+        // After the bounds, so that a growth beyond its bound is named as such.
+        if self.population_growth < 1 {
+            return Err(E::PopulationGrowth(self.population_growth));
+        }
+        let max = self.population_max;
+        if self.population_growth == 1 && max != 0 {
+            return Err(E::PopulationMaxAlone);
+        }
+        if self.population_growth > 1 && (max < self.population || (self.mirrored && !max.is_multiple_of(2)))
+        {
+            return Err(E::PopulationMax { max, population: self.population });
         }
         Ok(())
     }
