@@ -96,7 +96,8 @@ SCREENS = [
 
 
 def records(name):
-    files = {"protocol": ROOT / "results" / "full.jsonl", "protocol_101": ROOT / "results" / "full_101.jsonl"}
+    files = {"protocol": ROOT / "results" / "full.jsonl", "protocol_101": ROOT / "results" / "full_101.jsonl",
+             "protocol_116": ROOT / "results" / "full_116.jsonl"}
     path = files.get(name, ROOT / "results" / "recipe" / f"{name}.jsonl")
     if not path.exists():
         return None
@@ -224,30 +225,6 @@ def counts(lines):
     v = [verified(x) for x in lines]
     fin = sum(1 for x in lines if x["summary"]["outcome"] == "solved")
     return sum(map(perfect, lines)), fin, v.count("yes"), v.count("sampled")
-
-
-def range_table(out, name):
-    """A held-out range of the recipe alone (no protocol run on it): per task, perfect, finished,
-    right on every listed input, learning iterations; then the runs it lost."""
-    lines = records(name)
-    paper, _ = paper_perfect()
-    out.append("| task | perfect: the paper | perfect: recipe | recipe: finished | recipe: right on every listed input (verified; sampled) | learning iterations, median |")
-    out.append("|---|---:|---:|---:|---:|---:|")
-    totals = [0, 0, 0, 0, 0]
-    for task in TASKS:
-        r = [x for x in lines if x["summary"]["task"] == task]
-        if not r:
-            continue
-        v = [verified(x) for x in r]
-        counts = [paper[task], sum(map(perfect, r)), sum(x["summary"]["outcome"] == "solved" for x in r),
-                  v.count("yes"), v.count("sampled")]
-        right = f"{counts[3]}" + (f" ({counts[4]} sampled)" if counts[4] else "")
-        li = median([x["summary"]["learning_iterations"] for x in r])
-        out.append(f"| {task} | {counts[0]} | {counts[1]} | {counts[2]} | {right} | {fmt(li)} |")
-        totals = [a + b for a, b in zip(totals, counts)]
-    out.append(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]}** | **{totals[3]}** ({totals[4]} sampled) | |")
-    out.append("")
-    out += ["Runs not perfect at the test levels or wrong on a listed input:", ""] + missed_runs(lines) + [""]
 
 
 def missed_runs(lines, protocol=None):
@@ -433,7 +410,7 @@ def main():
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
            "results/recipe/*.jsonl (docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
-           "## The recipe's row on held-out seeds 101–115 (the row reported)", "",
+           "## The recipe's row on held-out seeds 101–115 (the first confirmation)", "",
            f"`{HELDOUT}`, then `python3 scripts/verify_runs.py results/recipe/heldout_101.jsonl --runs "
            "runs/recipe-101`: the recipe of configs/recipe.toml as it stands, on a seed range no screen and no "
            "earlier confirmation used (docs/DESIGN.md, \"Training seeds: tuning and held-out ranges\"), run once. "
@@ -445,10 +422,11 @@ def main():
         out += [f"Not run yet: `{HELDOUT}`.", ""]
     out += ["## The recipe's row on held-out seeds 116–130 (the second range)", "",
             f"`{HELDOUT2}`, then `python3 scripts/verify_runs.py results/recipe/heldout_116.jsonl --runs "
-            "runs/recipe-116`: the same recipe on the next unused range, run once, to see the spread of the "
-            "row above; the protocol was not run on it.", ""]
-    if records("heldout_116") is not None:
-        range_table(out, "heldout_116")
+            "runs/recipe-116`: the same recipe on the next unused range, run once; beside it the protocol on the "
+            "same seeds (`nhc sweep --tasks all --seeds 116-130 --out runs/protocol-116`, results/full_116.jsonl, "
+            "verified the same way).", ""]
+    if records("heldout_116") is not None and records("protocol_116") is not None:
+        row_table(out, "heldout_116", "protocol_116", notes=False)
     else:
         out += [f"Not run yet: `{HELDOUT2}`.", ""]
     out += ["## The recipe's row on the tuning seeds 1–15", "",
