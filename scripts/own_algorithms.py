@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ALGORITHMS = {"maxfind": "MAXFIND", "brackets": "BRACKETS", "palindromes": "PALINDROMES"}
 TEST_LEVELS, TEST_SAMPLES, TEST_SEED = (100, 500, 1000), 50, 1000
 VALIDATION_LEVELS, VALIDATION_SEED = (50, 99, 300), 2
+TUNING_SEEDS = range(1, 16)  # docs/DESIGN.md, "Training seeds"
 
 
 def declaration(name):
@@ -207,22 +208,21 @@ def figure(name, path):
     plt.close(fig)
 
 
-def table(lines, recipe=False, name="own_algorithms_recipe", heldout=None):
-    """results/own_algorithms.md's text from the jsonl lines (the recipe's: own_algorithms_recipe.md;
-    a held-out range's, `heldout` = "--seeds A-B": NAME.md)."""
+def table(lines, recipe=False, name="own_algorithms_recipe", flags=""):
+    """results/own_algorithms.md's text from the jsonl lines (the recipe's: NAME.md, from the
+    command `report --recipe` with `flags`, e.g. " --seeds 101-115")."""
     if recipe:
         seeds = sorted({l["seed"] for l in lines})
-        checks = sorted({l.get("check_level", 30) for l in lines})
-        command = f"report --recipe{' ' + heldout if heldout else ''}"
+        checks = sorted({l.get("check_level", 30) for l in lines})  # lines before check_level was kept: 30
+        which = " (the tuning seeds)" if seeds[0] <= TUNING_SEEDS[-1] else " (held out: no choice was made on them)"
         out = ["# Three algorithms of our own, declared in Python, trained with the recipe", "",
-               f"Redrawn by `.venv/bin/python scripts/own_algorithms.py {command}` from the run directories "
-               f"(`scripts/own_algorithms.py train --recipe{' ' + heldout if heldout else ''}`; `{command} --table` "
+               f"Redrawn by `.venv/bin/python scripts/own_algorithms.py report --recipe{flags}` from the run "
+               f"directories (`scripts/own_algorithms.py train --recipe{flags}`; `report --recipe{flags} --table` "
                f"from results/{name}.jsonl alone). Declarations: examples/own/. Training: the recipe "
                "(ours, beyond the paper: configs/recipe.toml, the generalization check at levels 12–"
                f"{'/'.join(map(str, checks))} with relearning; no task table applies), seeds "
-               f"{seeds[0]}–{seeds[-1]}" + (" (held out: no choice was made on them)" if heldout else " (the tuning seeds)")
-               + "; test: levels 100, 500 and 1000, 50 samples of sample seed 1000; a run is perfect at a "
-               "level when it solves all 50. The paper-protocol rows: results/own_algorithms.md.", ""]
+               f"{seeds[0]}–{seeds[-1]}{which}; test: levels 100, 500 and 1000, 50 samples of sample seed 1000; a "
+               "run is perfect at a level when it solves all 50. The paper-protocol rows: results/own_algorithms.md.", ""]
         return "\n".join(out + rows(lines)) + "\n"
     out = ["# Three algorithms of our own, declared in Python", "",
            "Redrawn by `.venv/bin/python scripts/own_algorithms.py report` from the run directories "
@@ -257,7 +257,8 @@ def rows(lines):
 
 
 def report(args):
-    heldout = args.seeds_text if args.recipe and args.seeds_text else None
+    # A seed range given with --recipe is a confirmation of its own: its files, no model picked.
+    heldout = args.recipe and args.seeds_text is not None
     name = "own_algorithms_recipe" if args.recipe else "own_algorithms"
     if heldout:
         name += f"_{args.seeds[0]}"
@@ -272,7 +273,7 @@ def report(args):
         for algorithm in ALGORITHMS:
             if not args.recipe and (ROOT / "models" / "own" / f"{algorithm}.json").exists():
                 figure(algorithm, ROOT / "results" / "behaviour" / f"own_{algorithm}.svg")
-    md.write_text(table(lines, args.recipe, name, f"--seeds {heldout}" if heldout else None))
+    md.write_text(table(lines, args.recipe, name, f" --seeds {args.seeds_text}" if heldout else ""))
     print(md.read_text())
 
 
@@ -292,7 +293,7 @@ def main():
     if args.runs is not None and args.runs < 1:
         sys.exit("--runs must be at least 1")
     args.seeds_text = args.seeds
-    args.seeds = seed_range(args.seeds) if args.seeds is not None else range(1, (args.runs or 15) + 1)
+    args.seeds = seed_range(args.seeds) if args.seeds is not None else range(1, (args.runs or len(TUNING_SEEDS)) + 1)
     if args.out is None:
         args.out = str(ROOT / "runs" / ("own-recipe" if args.recipe else "own"))
     args.algorithms = [a for a in args.algorithms.split(",") if a]

@@ -96,9 +96,10 @@ SCREENS = [
 
 
 def records(name):
-    files = {"protocol": ROOT / "results" / "full.jsonl", "protocol_101": ROOT / "results" / "full_101.jsonl",
-             "protocol_116": ROOT / "results" / "full_116.jsonl"}
-    path = files.get(name, ROOT / "results" / "recipe" / f"{name}.jsonl")
+    if name.startswith("protocol"):
+        path = ROOT / "results" / ("full" + name[len("protocol"):] + ".jsonl")
+    else:
+        path = ROOT / "results" / "recipe" / f"{name}.jsonl"
     if not path.exists():
         return None
     return [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
@@ -162,8 +163,9 @@ def fmt(x):
 
 
 ROW = "nhc sweep --tasks all --recipe --runs 15 --out runs/recipe"
-HELDOUT = "nhc sweep --tasks all --recipe --seeds 101-115 --out runs/recipe-101"
-HELDOUT2 = "nhc sweep --tasks all --recipe --seeds 116-130 --out runs/recipe-116"
+# The held-out confirmations (docs/DESIGN.md, "Training seeds"), in the order they ran: each
+# range's recipe sweep is results/recipe/heldout_FIRST.jsonl, its protocol results/full_FIRST.jsonl.
+HELDOUT = [(101, 115, "the first confirmation"), (116, 130, "the second confirmation")]
 TEST_LEVELS = ("100", "500", "1000")
 
 
@@ -410,25 +412,20 @@ def main():
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
            "results/recipe/*.jsonl (docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
-           "## The recipe's row on held-out seeds 101–115 (the first confirmation)", "",
-           f"`{HELDOUT}`, then `python3 scripts/verify_runs.py results/recipe/heldout_101.jsonl --runs "
-           "runs/recipe-101`: the recipe of configs/recipe.toml as it stands, on a seed range no screen and no "
-           "earlier confirmation used (docs/DESIGN.md, \"Training seeds: tuning and held-out ranges\"), run once. "
-           "Beside it the paper's protocol on the same seeds (`nhc sweep --tasks all --seeds 101-115 --out "
-           "runs/protocol-101`, results/full_101.jsonl, verified the same way). Columns as in the next table.", ""]
-    if records("heldout_101") is not None and records("protocol_101") is not None:
-        row_table(out, "heldout_101", "protocol_101", notes=False)
-    else:
-        out += [f"Not run yet: `{HELDOUT}`.", ""]
-    out += ["## The recipe's row on held-out seeds 116–130 (the second range)", "",
-            f"`{HELDOUT2}`, then `python3 scripts/verify_runs.py results/recipe/heldout_116.jsonl --runs "
-            "runs/recipe-116`: the same recipe on the next unused range, run once; beside it the protocol on the "
-            "same seeds (`nhc sweep --tasks all --seeds 116-130 --out runs/protocol-116`, results/full_116.jsonl, "
-            "verified the same way).", ""]
-    if records("heldout_116") is not None and records("protocol_116") is not None:
-        row_table(out, "heldout_116", "protocol_116", notes=False)
-    else:
-        out += [f"Not run yet: `{HELDOUT2}`.", ""]
+           ]
+    for first, last, title in HELDOUT:
+        sweep = f"nhc sweep --tasks all --recipe --seeds {first}-{last} --out runs/recipe-{first}"
+        out += [f"## The recipe's row on held-out seeds {first}–{last} ({title})", "",
+                f"`{sweep}`, then `python3 scripts/verify_runs.py results/recipe/heldout_{first}.jsonl --runs "
+                f"runs/recipe-{first}`: the recipe of configs/recipe.toml as it stands, on a seed range no screen and "
+                "no earlier confirmation used (docs/DESIGN.md, \"Training seeds: tuning and held-out ranges\"), run "
+                f"once. Beside it the paper's protocol on the same seeds (`nhc sweep --tasks all --seeds {first}-{last} "
+                f"--out runs/protocol-{first}`, results/full_{first}.jsonl, verified the same way). Columns as in the "
+                "tuning seeds' table below.", ""]
+        if records(f"heldout_{first}") is not None and records(f"protocol_{first}") is not None:
+            row_table(out, f"heldout_{first}", f"protocol_{first}", notes=False)
+        else:
+            out += [f"Not run yet: `{sweep}`.", ""]
     out += ["## The recipe's row on the tuning seeds 1–15", "",
            "The seeds every screen and every earlier confirmation ran on: how well the choices fit them, not a "
            "held-out measurement. "
