@@ -280,8 +280,11 @@ impl<S: SortDomain> Task for Sort<S> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Vec<S::Item>, InputError> {
         self.0.parse(v)
     }
-    /// Every weak ordering (ties included) of 1..=N objects: the ALU's feedback is `compare`'s
-    /// verdict, which the order of the objects decides.
+    /// Every weak ordering (ties included) of 1..=N objects, twice: with every object above the
+    /// default word, and with the lowest rank equal to it. The ALU's feedback is `compare`'s
+    /// verdict on the two words read, and at an `O` step head 2 reads the default word, which is
+    /// the least legal item of every built-in domain (0, "0", ""): the order of the objects and
+    /// whether the least of them is the default word decide every verdict.
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         use crate::verify::{Part, Shaped, weak_order_count, weak_orders};
         let asked = bounds.get(0, ORDERS_BOUND);
@@ -296,7 +299,8 @@ impl<S: SortDomain> Task for Sort<S> {
             )
         });
         // Beyond 20 objects the count saturates: the cost check refuses the part.
-        let counts: Vec<u64> = (1..=bound.min(20)).map(weak_order_count).collect();
+        let orders_of: Vec<u64> = (1..=bound.min(20)).map(weak_order_count).collect();
+        let counts: Vec<u64> = orders_of.iter().map(|c| c.saturating_mul(2)).collect();
         let count = if bound > 20 { u64::MAX } else { counts.iter().fold(0u64, |a, &c| a.saturating_add(c)) };
         let steps =
             (1..).zip(&counts).map(|(n, &c)| c.saturating_mul(scan_steps(n))).fold(0, u64::saturating_add);
@@ -306,9 +310,14 @@ impl<S: SortDomain> Task for Sort<S> {
         } else {
             Vec::new()
         };
-        let words: Vec<S::Item> = (1..=bound).filter_map(|r| self.0.word(r)).collect();
+        // words[0] is the default word, words[r] the word of rank r.
+        let words: Vec<S::Item> =
+            std::iter::once(S::Item::default()).chain((1..=bound).filter_map(|r| self.0.word(r))).collect();
         vec![Part {
-            what: format!("list of 1–{bound} objects in every order, ties included"),
+            what: format!(
+                "list of 1–{bound} objects in every order, ties included, with and without {}",
+                self.0.show(&words[0])
+            ),
             exhaustive: true,
             axes: ["objects", "distinct values"],
             layer: "objects",
@@ -318,9 +327,11 @@ impl<S: SortDomain> Task for Sort<S> {
             steps,
             nth: Box::new(move |i| {
                 let (n, i) = crate::verify::in_layer(&counts, i);
+                // The first half of a layer lists ranks from 1, the second from the default word.
+                let (from, i) = if i < orders_of[n - 1] { (1, i) } else { (0, i - orders_of[n - 1]) };
                 let ranks = &orders[n - 1][i as usize * n..(i as usize + 1) * n];
                 let distinct = u64::from(ranks.iter().copied().max().unwrap_or(0)) + 1;
-                let sample = ranks.iter().map(|&r| words[r as usize].clone()).collect();
+                let sample = ranks.iter().map(|&r| words[r as usize + from].clone()).collect();
                 Shaped { layer: n as u64, cell: [n as u64, distinct], sample }
             }),
         }]

@@ -42,8 +42,9 @@ fn the_lists_hold_every_class_once() {
     assert_eq!(inputs(&verify("reverse", Some("binary"), &[37])), [37]);
     assert_eq!(inputs(&verify("repeatCopy", Some("decimal"), &[9])), [81]);
     assert_eq!(inputs(&verify("duplicated", Some("decimal"), &[7, 9])), [127, 81]);
+    // Every weak ordering twice: above the default word, and with the lowest rank equal to it.
     let sort = verify("sort", Some("decimal"), &[6]);
-    assert_eq!(inputs(&sort), [(1..=6).map(weak_order_count).sum::<u64>()]);
+    assert_eq!(inputs(&sort), [2 * (1..=6).map(weak_order_count).sum::<u64>()]);
     // Every cell (n objects, k distinct values) is there, k = 1..=n.
     assert_eq!(sort.parts[0].cells.len(), 21);
     let arithmetic = verify("arithmetic", Some("symbolic"), &[7]);
@@ -123,6 +124,84 @@ fn a_solution_broken_from_a_shape_on_is_caught_at_that_shape() {
         assert_eq!(cell.failed > 0, n >= 4 && copies >= 3, "{cell:?}");
     }
     assert_eq!(r.outcome, "counterexample");
+}
+
+/// sort's scripted solution, broken where only an object equal to the default word leads: after
+/// an `O` step whose `compare` of the object output with the default word (head 2's read) was
+/// true, it outputs again.
+struct BrokenOnDefault {
+    inner: Box<dyn Policy + Send>,
+    after_equal_output: bool,
+}
+
+impl Policy for BrokenOnDefault {
+    fn begin(&mut self) {
+        self.after_equal_output = false;
+        self.inner.begin();
+    }
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        // c_a = [cmp, 1 − cmp, s, o].
+        self.after_equal_output = obs.alu_prev[0] > 0.5 && obs.alu_prev[3] > 0.5;
+        self.inner.control(obs, c_c, out)
+    }
+    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        let mut d = self.inner.bus(c_ib, c_c, read_now);
+        if self.after_equal_output {
+            d.op = nhc_tasks::sort::OP_OUTPUT;
+        }
+        d
+    }
+}
+
+/// A sort that is right whenever no object equals the default word (0, "0" or "") is caught:
+/// the listing holds the orderings whose least objects are the default word.
+#[test]
+fn sort_broken_on_the_default_word_is_caught() {
+    use nhc_tasks::sort::{Bytes, Sort, SortDomain};
+    use nhc_tasks::sort_domains::{Decimals, Strings};
+    fn caught<S: SortDomain>(domain: S, least: serde_json::Value) {
+        let task = Entry(Sort(domain));
+        let config = task.0.algorithm().config.clone();
+        let broken =
+            || Agent::Nhc(Box::new(BrokenOnDefault { inner: task.0.scripted(), after_equal_output: false }));
+        let r = task.verify_with(&config, &broken, "broken", &Bounds(vec![5])).expect("a verification");
+        let p = &r.parts[0];
+        let c = p.smallest.as_ref().expect("a counterexample");
+        // One object is output last: nothing follows it. Two are the smallest.
+        assert_eq!((p.right_to, c.layer), (1, 2), "{c:?}");
+        assert!(c.input.as_array().expect("a list").contains(&least), "{}", c.input);
+        // Every ordering of 2–5 objects whose least is the default word, and no other, is wrong.
+        assert_eq!(p.failed, (2..=5).map(weak_order_count).sum::<u64>(), "{}", task.0.domain());
+        assert_eq!(r.outcome, "counterexample");
+    }
+    caught(Decimals, serde_json::json!(0));
+    caught(Bytes, serde_json::json!(0));
+    caught(Strings, serde_json::json!(""));
+}
+
+/// The listing's argument: the default word is the least legal item of every built-in sort
+/// domain, so an ordering of the objects and whether the least is the default word decide every
+/// `compare` the expected trace makes.
+#[test]
+fn the_default_word_is_the_least_sort_item() {
+    use nhc_tasks::sort::{Bytes, SortDomain};
+    use nhc_tasks::sort_domains::{Decimals, Strings};
+    fn least<S: SortDomain>(d: S) {
+        let zero = S::Item::default();
+        assert!(d.compare(&zero, &zero));
+        for r in 1..=20 {
+            let w = d.word(r).expect("a word");
+            assert!(d.compare(&zero, &w) && !d.compare(&w, &zero), "{} rank {r}", d.name());
+            assert!(
+                d.parse(&d.json(std::slice::from_ref(&zero))).is_ok(),
+                "{}: the default word is an item",
+                d.name()
+            );
+        }
+    }
+    least(Bytes);
+    least(Decimals);
+    least(Strings);
 }
 
 #[test]
