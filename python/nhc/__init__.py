@@ -22,10 +22,11 @@ from ._nhc import Model, ModelError, Order, Rng, World, WrongAnswer, load, resum
 from .algorithm import Algorithm, check
 
 
-def verify(model: Model, up_to=None, domain=None):
-    """`model.verify(up_to, domain)`: the model on every control-distinct input up to a bound,
-    as `nhc verify` (docs/DESIGN.md, "Verification")."""
-    return model.verify(up_to=up_to, domain=domain)
+def verify(model: Model, up_to=None, domain=None, beyond=1000):
+    """`model.verify(up_to, domain, beyond)`: the model on every control-distinct input up to a
+    bound, then on samples beyond it up to size `beyond` (0: none), as `nhc verify`
+    (docs/DESIGN.md, "Verification")."""
+    return model.verify(up_to=up_to, domain=domain, beyond=beyond)
 
 
 __all__ = [

@@ -56,6 +56,21 @@ class Counterexample(TypedDict):
     steps: int
     first_wrong: WrongStep | None
 
+class WrongSample(Counterexample):
+    level: int  # nhc trace --level LEVEL --seed SEED --index INDEX replays it
+    index: int
+
+class Beyond(TypedDict):
+    """Samples beyond a part's bound: prove nothing, show where a verified model drifts."""
+
+    sizes: list[int]  # in the part's `layer` unit, ascending
+    levels: list[int]
+    samples: list[int]  # per size
+    failed: list[int]  # per size
+    steps: int
+    seed: int
+    smallest: WrongSample | None
+
 class VerifyCell(TypedDict):
     at: list[int]
     inputs: int
@@ -74,12 +89,13 @@ class VerifyPart(TypedDict):
     right_to: int  # every input of layers 1..right_to is right
     smallest: Counterexample | None
     cells: list[VerifyCell]
+    beyond: Beyond | None  # None: off, nothing above the bound, or a counterexample within it
 
 class VerifyReport(TypedDict):
     task: str
     domain: str
     variant: str
-    outcome: Literal["verified", "counterexample", "sampled"]
+    outcome: Literal["verified", "counterexample", "sampled", "verified, wrong beyond", "sampled, wrong beyond"]
     parts: list[VerifyPart]
     seconds: float
 
@@ -223,12 +239,16 @@ class Model:
         index: int = 0,
         domain: str | Order | World | None = None,
     ) -> dict[str, npt.NDArray[Any]]: ...
-    def verify(self, up_to: int | Sequence[int] | None = None, domain: str | None = None) -> VerifyReport:
-        """Every control-distinct input up to a bound, as `nhc verify`; default bounds run in
-        under a minute."""
+    def verify(
+        self, up_to: int | Sequence[int] | None = None, domain: str | None = None, beyond: int = 1000
+    ) -> VerifyReport:
+        """Every control-distinct input up to a bound, then samples beyond it up to size `beyond`
+        (0: none), as `nhc verify`; default bounds run in under a minute."""
 
-def verify(model: Model, up_to: int | Sequence[int] | None = None, domain: str | None = None) -> VerifyReport:
-    """`model.verify(up_to, domain)`."""
+def verify(
+    model: Model, up_to: int | Sequence[int] | None = None, domain: str | None = None, beyond: int = 1000
+) -> VerifyReport:
+    """`model.verify(up_to, domain, beyond)`."""
 
 def tasks() -> list[TaskInfo]:
     """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""

@@ -142,12 +142,37 @@ def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
     assert report["parts"][0]["right_to"] == 0
     assert zero.run(smallest["input"], domain="decimal", report=True)["correct"] is False
     assert model("copy").verify(up_to=30)["outcome"] == "verified"
-    r = model("search").verify(up_to=2)
+    r = model("search").verify(up_to=2, domain="sokoban8")
     assert r["outcome"] == "sampled" and not r["parts"][0]["exhaustive"]
     with pytest.raises(ValueError, match="at least 1"):
         zero.verify(up_to=0)
     with pytest.raises(TypeError, match="up_to"):
         zero.verify(up_to="ten")
+
+
+def test_verify_samples_beyond_the_bound(nhc_bin, tmp_path):
+    """After the listed inputs, `verify` samples each part from just above its bound up to
+    `beyond` (docs/DESIGN.md, "Verification"), as `nhc verify --beyond` does; 0 turns the stage
+    off, and a counterexample within the bound leaves nothing to sample."""
+    report = nhc.verify(model("copy"), up_to=30, beyond=200)
+    cli = subprocess.run(
+        [nhc_bin, "verify", "--task", "copy", "--model", MODELS / "copy.json", "--up-to", "30", "--beyond", "200", "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    expected = json.loads(cli.stdout)
+    del report["seconds"], expected["seconds"]
+    assert report == expected
+    beyond = report["parts"][0]["beyond"]
+    assert report["outcome"] == "verified" and (beyond["sizes"][0], beyond["sizes"][-1]) == (31, 200)
+    assert beyond["levels"] == beyond["sizes"]  # copy's level l presents l objects
+    assert sum(beyond["failed"]) == 0 and beyond["samples"] == [5] * len(beyond["sizes"])
+    assert beyond["smallest"] is None
+    assert model("copy").verify(up_to=30, beyond=0)["parts"][0]["beyond"] is None
+    file = json.loads((MODELS / "copy.json").read_text())
+    file["params"] = [0.0] * len(file["params"])
+    (tmp_path / "zero.json").write_text(json.dumps(file))
+    zero = nhc.load(tmp_path / "zero.json").verify(up_to=3)
+    assert zero["outcome"] == "counterexample" and zero["parts"][0]["beyond"] is None
 
 
 def test_a_wrong_answer_warns_unless_a_report_is_asked_for(tmp_path):

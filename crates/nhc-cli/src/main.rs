@@ -58,7 +58,8 @@ const EXIT_CODES: &str = "Exit codes: 0 success; 1 error (bad input, a file that
 or written, a run that does not fit the memory limit, ...); 2 bad command-line arguments; 3 `nhc \
 run`: the model's answer differs from the reference answer (the answer is still printed), `nhc \
 verify`: a counterexample was found; 4 `nhc train`: the run spent its budget without finishing \
-the curriculum (it did not learn; the model file is written all the same); 130 \
+the curriculum (it did not learn; the model file is written all the same); 5 `nhc verify`: right \
+on every input within the bound, wrong on a sample beyond it; 130 \
 stopped by Ctrl-C (`nhc train`, `nhc sweep`: resumable, the message says how); 141 the reader \
 of the output went away (broken pipe).";
 
@@ -69,8 +70,18 @@ model.json holds its last θ, which is not expected to solve the task (`nhc eval
 commands that load it warn); 1 error; 2 bad arguments; 130 stopped by Ctrl-C (resumable with \
 --resume).";
 
+/// Exit codes, as `nhc verify --help` prints them.
+const VERIFY_EXIT_CODES: &str = "Exit codes: 0 verified (or right on every sample of a sampled \
+part), and right on every sample beyond the bounds; 3 a counterexample within a bound (outcome \
+`counterexample`); 5 right within the bounds, wrong on a sample beyond them (outcome `verified, \
+wrong beyond` or `sampled, wrong beyond`); 1 error (a bound or --beyond too costly, memory, ...); \
+2 bad arguments.";
+
 /// Exit code of `nhc run` when the model's answer is not the reference answer.
 pub const EXIT_WRONG_ANSWER: i32 = 3;
+/// Exit code of `nhc verify` when every input within the bounds is right and a sample beyond
+/// them is wrong.
+pub const EXIT_WRONG_BEYOND: i32 = 5;
 /// Exit code when stdout is closed early (128 + SIGPIPE, as a shell reports a killed writer).
 pub const EXIT_BROKEN_PIPE: i32 = 141;
 
@@ -206,8 +217,10 @@ enum Command {
         json: bool,
     },
     /// Run a model on every control-distinct input up to a bound: verified, or the smallest
-    /// counterexample with the first wrong step and the `nhc trace` command that replays it
-    /// (docs/DESIGN.md, "Verification"). Exit code 3 on a counterexample.
+    /// counterexample with the first wrong step and the `nhc trace` command that replays it;
+    /// then samples beyond the bound up to --beyond (docs/DESIGN.md, "Verification"). Exit code
+    /// 3 on a counterexample, 5 on a wrong sample beyond the bound.
+    #[command(after_help = VERIFY_EXIT_CODES)]
     Verify(verify::Args),
     /// Show, step by step, what the model writes, reads and does.
     Trace {

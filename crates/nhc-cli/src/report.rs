@@ -223,11 +223,22 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
          size, not for a sample. Right to: the largest size (its layer) up to which every input is \
          right. Sampled parts are samples and prove nothing.\n\n",
     );
+    // Records older than the beyond stage have no samples beyond the bound: no column for them.
+    let beyond =
+        runs.iter().filter_map(|r| r.verify.as_ref()).any(|v| v.parts.iter().any(|p| p.beyond.is_some()));
+    let (head, rule) = if beyond { (" runs right beyond (sampled) |", "---:|") } else { ("", "") };
+    if beyond {
+        md.insert_str(
+            md.len() - 2,
+            " Right beyond: right on every sample of the task's own levels from just above the bound \
+             to `--beyond` (1 000 by default); samples again.",
+        );
+    }
     writeln!(
         md,
-        "| task | inputs (every run) | runs verified | right to, median | runs right to ≥ 1 000 | smallest counterexamples (runs) | L1000 perfect runs |"
+        "| task | inputs (every run) | runs verified | right to, median | runs right to ≥ 1 000 | smallest counterexamples (runs) |{head} L1000 perfect runs |"
     )?;
-    writeln!(md, "|---|---|---:|---:|---:|---|---:|")?;
+    writeln!(md, "|---|---|---:|---:|---:|---|{rule}---:|")?;
     for (task, rs) in by_task(runs) {
         let verified: Vec<_> = rs.iter().filter_map(|r| r.verify.as_ref()).collect();
         let Some(first) = verified.first() else { continue };
@@ -253,9 +264,18 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
             let shown: Vec<String> = shapes.iter().take(4).map(|(s, n)| format!("{s} ({n})")).collect();
             let more = if shapes.len() > 4 { ", …" } else { "" };
             let kind = if part.exhaustive { "" } else { " (sampled)" };
+            let sampled: Vec<_> = parts.iter().filter_map(|p| p.beyond.as_ref()).collect();
+            let beyond_cell = match (beyond, sampled.is_empty()) {
+                (false, _) => String::new(),
+                (true, true) => " – |".to_string(),
+                (true, false) => {
+                    let right = sampled.iter().filter(|b| b.wrong_from().is_none()).count();
+                    format!(" {right} of {} |", sampled.len())
+                }
+            };
             writeln!(
                 md,
-                "| {task} | {}{kind} | {right} of {} | {:.0} {} | {far} | {}{more} | {} |",
+                "| {task} | {}{kind} | {right} of {} | {:.0} {} | {far} | {}{more} |{beyond_cell} {} |",
                 part.what,
                 parts.len(),
                 quantile(&to, 0.5),
@@ -319,10 +339,17 @@ fn verified_cell(r: &Run) -> String {
     let parts: Vec<String> = v
         .parts
         .iter()
-        .map(|p| match (&p.smallest, p.exhaustive) {
-            (None, true) => format!("all to {}", p.bound),
-            (None, false) => format!("sampled to {}", p.bound),
-            (Some(s), _) => format!("to {}; wrong at {}", p.right_to, s.shape),
+        .map(|p| {
+            let within = match (&p.smallest, p.exhaustive) {
+                (None, true) => format!("all to {}", p.bound),
+                (None, false) => format!("sampled to {}", p.bound),
+                (Some(s), _) => format!("to {}; wrong at {}", p.right_to, s.shape),
+            };
+            match p.beyond.as_ref().map(|b| (b.wrong_from(), b.sizes.last())) {
+                Some((Some(at), _)) => format!("{within}, wrong beyond from {at}"),
+                Some((None, Some(top))) => format!("{within}, right beyond to {top} (sampled)"),
+                _ => within,
+            }
         })
         .collect();
     parts.join("; ")

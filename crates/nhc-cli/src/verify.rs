@@ -4,7 +4,7 @@
 use crate::eval::shell_word;
 use crate::{ModelArgs, emit};
 use anyhow::{Result, bail};
-use nhc_tasks::verify::{Bounds, Counterexample, PartReport, Report};
+use nhc_tasks::verify::{Beyond, Bounds, Counterexample, PartReport, Report};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -17,6 +17,11 @@ pub struct Args {
     /// objects × 60 repeats). Default: each part's default, a run of under a minute.
     #[arg(long, value_delimiter = ',')]
     pub up_to: Vec<u64>,
+    /// Then sample each part from just above its bound up to this size, in the part's unit
+    /// (the next 8 sizes, then 12 log-spaced to the top; 5 samples each, from the task's own
+    /// levels, seed 5000); 0: do not.
+    #[arg(long, default_value_t = nhc_tasks::verify::BEYOND)]
+    pub beyond: u64,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -26,7 +31,8 @@ pub struct Args {
     pub map: Option<PathBuf>,
 }
 
-/// Runs the verification; exits with [`crate::EXIT_WRONG_ANSWER`] on a counterexample.
+/// Runs the verification; exits with [`crate::EXIT_WRONG_ANSWER`] on a counterexample, with
+/// [`crate::EXIT_WRONG_BEYOND`] when only a sample beyond the bounds is wrong.
 pub fn verify(mut args: Args) -> Result<()> {
     if args.model.domain.is_none() {
         args.model.domain = nhc_tasks::registry::verification_domain(&args.model.task).map(str::to_string);
@@ -35,7 +41,7 @@ pub fn verify(mut args: Args) -> Result<()> {
         crate::plots::check_figure_path(path)?;
     }
     let (task, model) = args.model.load()?;
-    let report = task.verify(&model, &Bounds(args.up_to.clone()))?;
+    let report = task.verify_beyond(&model, &Bounds(args.up_to.clone()), args.beyond)?;
     if let Some(path) = &args.map {
         let grids: Vec<&PartReport> = report.parts.iter().filter(|p| !p.axes[1].is_empty()).collect();
         if grids.is_empty() {
@@ -51,6 +57,9 @@ pub fn verify(mut args: Args) -> Result<()> {
     }
     if report.failed() {
         std::process::exit(crate::EXIT_WRONG_ANSWER);
+    }
+    if report.wrong_beyond() {
+        std::process::exit(crate::EXIT_WRONG_BEYOND);
     }
     Ok(())
 }
@@ -68,13 +77,64 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
         if let Some(c) = &p.smallest {
             out += &counterexample(c, r, args, takes_text);
         }
+        if let Some(b) = &p.beyond
+            && let Some(w) = &b.smallest
+        {
+            let replay = format!("--level {} --seed {} --index {}", w.level, b.seed, w.index);
+            let what =
+                format!("smallest wrong beyond: {} (level {}, sample {})", w.run.shape, w.level, w.index);
+            out += &run_of(&w.run, &what, r, args, &replay);
+        }
     }
     let _ = writeln!(out, "{} in {:.1} s", r.outcome, r.seconds);
     out
 }
 
-/// One part in one line: verified, sampled or wrong, with the range that is right.
+/// One part in one line: verified, sampled or wrong, with the range that is right, and what
+/// the samples beyond the bound gave.
 fn part_line(p: &PartReport) -> String {
+    match &p.beyond {
+        Some(b) => format!("{}; sampled beyond: {}", bound_line(p), beyond_line(b, &p.layer)),
+        None => bound_line(p),
+    }
+}
+
+/// The beyond stage in words: right on every sample, or the smallest size with a wrong one and
+/// the wrong samples per size.
+fn beyond_line(b: &Beyond, unit: &str) -> String {
+    let (Some(first), Some(last)) = (b.sizes.first(), b.sizes.last()) else { return "no sizes".into() };
+    let range = if first == last { format!("{first}") } else { format!("{first}–{last}") };
+    let total: u64 = b.samples.iter().sum();
+    let wrong: Vec<usize> = (0..b.sizes.len()).filter(|&k| b.failed[k] > 0).collect();
+    let Some(&first_wrong) = wrong.first() else {
+        return format!("right on {total} samples at {}", sized(&range, unit));
+    };
+    let shown: Vec<String> = wrong
+        .iter()
+        .take(4)
+        .map(|&k| format!("{} of {} at {}", b.failed[k], b.samples[k], b.sizes[k]))
+        .collect();
+    let more = if wrong.len() > 4 { ", …" } else { "" };
+    format!(
+        "wrong first at {} ({}{more}; {} of {total} samples wrong at {})",
+        sized(&b.sizes[first_wrong].to_string(), unit),
+        shown.join(", "),
+        b.wrong(),
+        sized(&range, unit)
+    )
+}
+
+/// A size or a range of sizes with its unit: "9–1000 objects", but "levels 2–1000", "level 5".
+fn sized(range: &str, unit: &str) -> String {
+    match unit {
+        "levels" if range.contains('–') => format!("levels {range}"),
+        "levels" => format!("level {range}"),
+        _ => format!("{range} {unit}"),
+    }
+}
+
+/// The line of the bounded part alone.
+fn bound_line(p: &PartReport) -> String {
     let size = format!("{} inputs, {} steps", p.inputs, p.steps);
     let layer = &p.layer;
     match (p.failed, p.exhaustive) {
@@ -84,7 +144,9 @@ fn part_line(p: &PartReport) -> String {
             let kind = if exhaustive { "every input" } else { "every sample" };
             let right = match p.right_to {
                 0 => "none right".to_string(),
-                k if p.axes[1].is_empty() || p.layer == p.axes[0] => format!("{kind} of 1–{k} {layer} right"),
+                k if p.axes[1].is_empty() || p.layer == p.axes[0] => {
+                    format!("{kind} of {} right", sized(&format!("1–{k}"), layer))
+                }
                 k => format!("{kind} of at most {k} {layer} right"),
             };
             format!(
@@ -99,11 +161,30 @@ fn part_line(p: &PartReport) -> String {
 }
 
 fn counterexample(c: &Counterexample, r: &Report, args: &ModelArgs, takes_text: bool) -> String {
+    let input_arg = match &c.input {
+        serde_json::Value::String(s) if takes_text => s.clone(),
+        input => input.to_string(),
+    };
+    let what = format!("smallest: {}", c.shape);
+    run_of(c, &what, r, args, &format!("--input {}", shell_word(&input_arg)))
+}
+
+/// A wrong run (`what` it is): its input, answers, first wrong step, and the `nhc trace` command
+/// (ending in `source`) that replays it.
+fn run_of(c: &Counterexample, what: &str, r: &Report, args: &ModelArgs, source: &str) -> String {
     let mut out = String::new();
-    let input = c.input.to_string();
-    let _ = writeln!(out, "    smallest: {}: {}", c.shape, clip(&input));
-    let _ =
-        writeln!(out, "    expected {}, got {}", clip(&c.expected.to_string()), clip(&c.output.to_string()));
+    let _ = writeln!(out, "    {what}: {}", clip(&c.input.to_string()));
+    let (expected, output) = (c.expected.to_string(), c.output.to_string());
+    let _ = writeln!(out, "    expected {}, got {}", clip(&expected), clip(&output));
+    if let (Some(e), Some(o)) = (c.expected.as_array(), c.output.as_array()) {
+        // Long answers alike in their first characters: where they part.
+        if clip(&expected) == clip(&output) && e != o {
+            let k = e.iter().zip(o).take_while(|(a, b)| a == b).count();
+            let at = |v: &[serde_json::Value]| v.get(k).map_or("nothing".to_string(), ToString::to_string);
+            let _ =
+                writeln!(out, "    first difference at item {}: expected {}, got {}", k + 1, at(e), at(o));
+        }
+    }
     match &c.first_wrong {
         Some(w) => {
             let reads = |rs: Vec<String>| rs.join(", ");
@@ -128,17 +209,12 @@ fn counterexample(c: &Counterexample, r: &Report, args: &ModelArgs, takes_text: 
             );
         }
     }
-    let input_arg = match &c.input {
-        serde_json::Value::String(s) if takes_text => s.clone(),
-        _ => input,
-    };
     let _ = writeln!(
         out,
-        "    replay: nhc trace --task {} --domain {} --model {} --input {}",
+        "    replay: nhc trace --task {} --domain {} --model {} {source}",
         r.task,
         r.domain,
         shell_word(&args.model),
-        shell_word(&input_arg)
     );
     out
 }

@@ -64,6 +64,68 @@ fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::er
     Ok(())
 }
 
+/// copy's committed model is right on every sample from just above a bound of 100 objects to
+/// 1 000, on the same line as the verified bound; `--beyond 0` turns the stage off.
+#[test]
+fn the_committed_copy_model_is_right_beyond_its_bound() -> Result<(), Box<dyn std::error::Error>> {
+    let copy = model("copy");
+    let out = nhc(&args(&with(&copy, &["--up-to", "100"])));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("verified: every list of 1–100 objects")).ok_or("a line")?;
+    assert!(line.ends_with("; sampled beyond: right on 100 samples at 101–1000 objects"), "{line}");
+    let out = nhc(&args(&with(&copy, &["--up-to", "100", "--json"])));
+    let r: Value = serde_json::from_slice(&out.stdout)?;
+    let b = &r["parts"][0]["beyond"];
+    assert_eq!(r["outcome"], "verified");
+    assert_eq!((b["sizes"][0].as_u64(), b["sizes"][19].as_u64()), (Some(101), Some(1000)), "{b}");
+    assert!(b["failed"].as_array().ok_or("failed")?.iter().all(|f| f == 0) && b["smallest"].is_null());
+    let off = nhc(&args(&with(&copy, &["--up-to", "100", "--beyond", "0", "--json"])));
+    let r: Value = serde_json::from_slice(&off.stdout)?;
+    assert!(r["parts"][0]["beyond"].is_null(), "{r}");
+    Ok(())
+}
+
+/// sort seed 5 (results/full.jsonl: verified to 8 objects, 0 of 50 right at level 1000) is
+/// right on every listed input and wrong on samples beyond: exit 5, its smallest wrong sample
+/// named, and the replay command shows it wrong.
+#[test]
+fn a_model_right_to_its_bound_and_wrong_beyond_exits_5() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let out = dir.path().join("sort-5");
+    let trained =
+        nhc(&["train", "--task", "sort", "--seed", "5", "--out", out.to_str().ok_or("path")?, "--quiet"]);
+    assert!(trained.status.success(), "{}", String::from_utf8_lossy(&trained.stderr));
+    let model = out.join("model.json");
+    let model = model.to_str().ok_or("path")?;
+    let v = nhc(&["verify", "--task", "sort", "--model", model, "--up-to", "5", "--json"]);
+    assert_eq!(v.status.code(), Some(5), "{}", String::from_utf8_lossy(&v.stderr));
+    let r: Value = serde_json::from_slice(&v.stdout)?;
+    assert_eq!(
+        (r["outcome"].as_str(), r["parts"][0]["right_to"].as_u64()),
+        (Some("verified, wrong beyond"), Some(5))
+    );
+    let w = &r["parts"][0]["beyond"]["smallest"];
+    assert!(w["first_wrong"].is_object() && w["level"].as_u64() > Some(5), "{w}");
+    let text = nhc(&["verify", "--task", "sort", "--model", model, "--up-to", "5"]);
+    assert_eq!(text.status.code(), Some(5));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("; sampled beyond: wrong first at "), "{text}");
+    let replay = text.lines().find_map(|l| l.trim().strip_prefix("replay: nhc ")).ok_or("a replay line")?;
+    assert!(
+        replay.ends_with(&format!("--level {} --seed 5000 --index {}", w["level"], w["index"])),
+        "{replay}"
+    );
+    let replay: Vec<&str> = replay.split(' ').collect();
+    let traced = nhc(&replay);
+    assert!(String::from_utf8_lossy(&traced.stdout).contains("WRONG"), "{replay:?}");
+    Ok(())
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 #[test]
 fn verified_models_exit_0_and_maps_are_drawn() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
@@ -81,7 +143,8 @@ fn verified_models_exit_0_and_maps_are_drawn() -> Result<(), Box<dyn std::error:
     let names: Vec<_> =
         std::fs::read_dir(dir.path())?.map(|e| e.map(|e| e.file_name())).collect::<Result<_, _>>()?;
     assert_eq!(names.len(), 2, "no partial file is left: {names:?}");
-    let sampled = nhc(&["verify", "--task", "search", "--model", "scripted", "--up-to", "3"]);
+    let sampled =
+        nhc(&["verify", "--task", "search", "--domain", "sokoban8", "--model", "scripted", "--up-to", "3"]);
     assert!(String::from_utf8_lossy(&sampled.stdout).contains("sampled, not a proof"));
     assert_eq!(sampled.status.code(), Some(0));
     Ok(())

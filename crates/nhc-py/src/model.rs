@@ -591,21 +591,25 @@ impl Model {
 
     /// Runs the model on every control-distinct input up to a bound, as `nhc verify`
     /// (docs/DESIGN.md, "Verification"): a dict with `outcome` ("verified", "counterexample" or
-    /// "sampled") and one entry per part in `parts` (what it lists, `inputs`, `failed`,
+    /// "sampled"; "verified, wrong beyond" or "sampled, wrong beyond" when only a sample beyond
+    /// the bound is wrong) and one entry per part in `parts` (what it lists, `inputs`, `failed`,
     /// `right_to`, the `smallest` counterexample with its `input` and `first_wrong` step, the
-    /// map's `cells`).
+    /// map's `cells`, and `beyond`: the sizes sampled above the bound, samples and wrong ones
+    /// per size, the smallest wrong sample with its `level` and `index`).
     ///
     /// up_to: one bound for every part, or a list of one per part; default: each part's.
+    /// beyond: sample each part from just above its bound up to this size; 0: do not.
     /// domain: a domain name; default: the algorithm's listing domain (decimal for the copy
     /// family and sort, symbolic for arithmetic), else the model's. A declared algorithm lists
     /// its inputs with its `shapes`, and is sampled without it; the user's `Order` and `World`
     /// are not verified.
-    #[pyo3(signature = (up_to=None, domain=None))]
+    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND))]
     fn verify<'py>(
         &self,
         py: Python<'py>,
         up_to: Option<&Bound<'py, PyAny>>,
         domain: Option<&Bound<'py, PyAny>>,
+        beyond: u64,
     ) -> PyResult<Bound<'py, PyAny>> {
         let bounds = match up_to.filter(|u| !u.is_none()) {
             None => Vec::new(),
@@ -623,13 +627,16 @@ impl Model {
         let report = match listing {
             Some(d) => {
                 let task = registry::find_in(self.name(), Some(d)).map_err(task_error)?;
-                py.detach(|| task.verify(&self.model, &bounds)).map_err(task_error)?
+                py.detach(|| task.verify_beyond(&self.model, &bounds, beyond)).map_err(task_error)?
             }
             None => match self.domain_arg(domain)? {
-                Domain::Named(task) => py.detach(|| task.verify(&self.model, &bounds)).map_err(task_error)?,
+                Domain::Named(task) => {
+                    py.detach(|| task.verify_beyond(&self.model, &bounds, beyond)).map_err(task_error)?
+                }
                 Domain::Declared(declared) => {
                     let task = declared.entry();
-                    let r = crate::declared::detached(py, || task.verify(&self.model, &bounds));
+                    let r =
+                        crate::declared::detached(py, || task.verify_beyond(&self.model, &bounds, beyond));
                     declared.calls().check()?;
                     r.map_err(task_error)?
                 }

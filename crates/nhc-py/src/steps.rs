@@ -228,4 +228,7 @@ impl<T: Task + Clone> Task for Stepping<T> {
         Place::Checking.set();
         self.task.shapes(bounds)
     }
+    fn unlisted_because(&self) -> Option<String> {
+        self.task.unlisted_because()
+    }
 }

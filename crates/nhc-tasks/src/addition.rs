@@ -362,6 +362,7 @@ impl Task for Addition {
             note: None,
             count: total(bound),
             steps,
+            beyond_level: Some(Some),
             nth: Box::new(move |i| {
                 let (l, i) = crate::verify::in_layer(&counts, i);
                 let number = |mut x: u64| {

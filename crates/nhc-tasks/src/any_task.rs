@@ -129,8 +129,17 @@ pub trait AnyTask: Sync {
     fn episode(&self, level: usize, rng: &mut SampleRng) -> Result<Episode, TaskError>;
     /// Runs `model` on every control-distinct input up to `bounds` (or, for a task that cannot
     /// list them, on samples), in parallel, with results independent of the thread count
-    /// ([`crate::verify`]).
-    fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError>;
+    /// ([`crate::verify`]); then samples beyond the bounds up to [`verify::BEYOND`].
+    fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError> {
+        self.verify_beyond(model, bounds, verify::BEYOND)
+    }
+    /// [`AnyTask::verify`], sampling beyond the bounds up to size `top` (0: not at all).
+    fn verify_beyond(
+        &self,
+        model: &Model,
+        bounds: &verify::Bounds,
+        top: u64,
+    ) -> Result<verify::Report, TaskError>;
     /// A table program of `config` that solves this task's samples, if one exists
     /// ([`crate::programs`]).
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError>;
@@ -274,20 +283,20 @@ impl<T: Task> Entry<T> {
         after_step: &mut dyn FnMut(u64),
     ) -> Run<T> {
         let config = model.config(self.0.algorithm());
-        Self::run_agent(&mut model.policy(self), config, prepared, (limits, rows), after_step, &self.0)
+        Self::run_agent(&mut model.policy(self), config, prepared, (limits, rows, false), after_step, &self.0)
     }
 
     /// A run of `agent` on a prepared sample on a new machine of `config`, within `limits`; with
-    /// `rows`, every step recorded.
+    /// `rows`, every step recorded (with `until_wrong`, up to the first wrong one).
     fn run_agent(
         agent: &mut Agent,
         config: Config,
         prepared: &PreparedSample<T>,
-        (limits, rows): (RunLimits, Option<&mut Vec<TraceRow>>),
+        (limits, rows, until_wrong): (RunLimits, Option<&mut Vec<TraceRow>>, bool),
         after_step: &mut dyn FnMut(u64),
         task: &T,
     ) -> Run<T> {
-        agent.visit(RunOn { task, config, prepared, limits, rows, after_step })
+        agent.visit(RunOn { task, config, prepared, limits, rows, until_wrong, after_step })
     }
 }
 
@@ -308,6 +317,15 @@ fn on_threads<R: Send>(fit: u64, go: impl FnOnce() -> R + Send) -> R {
 /// Inputs of a part run at once between two tallies.
 const VERIFY_CHUNK: u64 = 1 << 14;
 
+/// What the beyond stage of a part will run: sizes, their levels, at least its model steps,
+/// and the samples that fit the memory limit at once.
+struct BeyondPlan {
+    sizes: Vec<u64>,
+    levels: Vec<u64>,
+    steps: u64,
+    fit: u64,
+}
+
 impl<T: Task> Entry<T> {
     /// [`AnyTask::verify`] of the policies `policy` makes (one per thread) on machines of
     /// `config`; `model` names them in the report.
@@ -317,6 +335,18 @@ impl<T: Task> Entry<T> {
         policy: &(dyn Fn() -> Agent + Sync),
         model: &str,
         bounds: &verify::Bounds,
+    ) -> Result<verify::Report, TaskError> {
+        self.verify_beyond_with(config, policy, model, bounds, verify::BEYOND)
+    }
+
+    /// [`Entry::verify_with`], sampling beyond the bounds up to size `top` (0: not at all).
+    pub fn verify_beyond_with(
+        &self,
+        config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
+        model: &str,
+        bounds: &verify::Bounds,
+        top: u64,
     ) -> Result<verify::Report, TaskError> {
         if bounds.0.contains(&0) {
             return Err(TaskError::Bound);
@@ -337,7 +367,10 @@ impl<T: Task> Entry<T> {
                     "domain `{}` cannot list its control-distinct inputs; --domain {d} can",
                     task.domain()
                 ),
-                None => format!("task `{name}` cannot list its control-distinct inputs"),
+                None => match task.unlisted_because() {
+                    Some(why) => format!("task `{name}` cannot list its control-distinct inputs: {why}"),
+                    None => format!("task `{name}` cannot list its control-distinct inputs"),
+                },
             });
             parts.push(part);
         }
@@ -354,9 +387,22 @@ impl<T: Task> Entry<T> {
             let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join(", and every ");
             return Err(TaskError::VerifyCost { what, steps, inputs });
         }
+        let mut plans: Vec<Option<BeyondPlan>> = parts.iter().map(|p| self.beyond_plan(p, top)).collect();
+        let beyond = plans.iter().flatten().map(|p| p.steps).fold(steps, u64::saturating_add);
+        if beyond > verify::MAX_STEPS {
+            return Err(TaskError::BeyondCost { top, steps: beyond });
+        }
+        for plan in plans.iter_mut().flatten() {
+            plan.fit = self.beyond_fit(config, plan)?;
+        }
         let start = std::time::Instant::now();
-        let parts =
+        let mut parts =
             parts.iter().map(|p| self.verify_part(config, policy, p)).collect::<Result<Vec<_>, _>>()?;
+        for (part, plan) in parts.iter_mut().zip(&plans) {
+            if let Some(plan) = plan.as_ref().filter(|_| part.failed == 0) {
+                part.beyond = Some(self.beyond(config, policy, &part.layer, plan));
+            }
+        }
         Ok(verify::Report {
             task: task.algorithm().name.to_string(),
             domain: task.domain().to_string(),
@@ -392,15 +438,21 @@ impl<T: Task> Entry<T> {
                         || (Workspace::new(config), policy()),
                         |(workspace, policy), index| {
                             let shaped = (part.nth)(index);
+                            let sources = task.read_steps(part, &shaped.sample);
                             let prepared = PreparedSample::new(task, shaped.sample);
-                            let r = score_prepared(task, &prepared, policy, workspace);
-                            Ran {
-                                index,
-                                layer: shaped.layer,
-                                cell: shaped.cell,
-                                solved: r.solved,
-                                steps: r.steps,
-                            }
+                            let (solved, steps) = match sources {
+                                None => {
+                                    let r = score_prepared(task, &prepared, policy, workspace);
+                                    (r.solved, r.steps)
+                                }
+                                Some(sources) => {
+                                    let run =
+                                        Located { task, config, prepared: &prepared, sources: &sources };
+                                    let (solved, steps, _) = policy.visit(run);
+                                    (solved, steps)
+                                }
+                            };
+                            Ran { index, layer: shaped.layer, cell: shaped.cell, solved, steps }
                         },
                     )
                     .collect();
@@ -423,7 +475,84 @@ impl<T: Task> Entry<T> {
             right_to: tally.first_failure.map_or(part.bound, |(_, layer)| layer - 1),
             cells: tally.cells(),
             smallest,
+            beyond: None,
         })
+    }
+
+    /// The beyond stage of `part` up to `top` and its cost; `None` when nothing lies between the
+    /// bound and `top` or no level's samples have the part's sizes ([`Part::beyond_level`];
+    /// docs/DESIGN.md, "Verification").
+    fn beyond_plan(&self, part: &Part<'_, T::Sample>, top: u64) -> Option<BeyondPlan> {
+        let task = &self.0;
+        let level = part.beyond_level?;
+        // No size's level is above the task's highest (sort's ℓ + 1 objects: one more).
+        let max = task.max_level() as u64;
+        let mut sizes = verify::beyond_sizes(part.bound, top.min(max.saturating_add(1)));
+        sizes.retain(|&s| level(s).is_some_and(|l| (1..=max).contains(&l)));
+        let levels: Vec<u64> = sizes.iter().filter_map(|&s| level(s)).collect();
+        let per = verify::BEYOND_PER_SIZE;
+        let steps = levels
+            .iter()
+            .map(|&l| task.max_steps(l as usize).saturating_mul(per))
+            .fold(0, u64::saturating_add);
+        (!levels.is_empty()).then_some(BeyondPlan { sizes, levels, steps, fit: 1 })
+    }
+
+    /// The samples of `plan` that fit the memory limit at once (its largest level's, as
+    /// [`Entry::verify_part`] admits its inputs), or the refusal.
+    fn beyond_fit(&self, config: &Config, plan: &BeyondPlan) -> Result<u64, TaskError> {
+        let last = plan.levels.last().copied().unwrap_or(1) as usize;
+        let estimate = self.estimate(self.0.max_steps(last), self.0.max_heap(last), config, 0);
+        let name = self.0.algorithm().name;
+        let what = format!("a sample of {name} at level {last}, beyond the bound (--beyond lowers it)");
+        Ok(estimate.in_flight(what, rayon::current_num_threads() as u64)?)
+    }
+
+    /// [`verify::BEYOND_PER_SIZE`] samples of each size of `plan`, in parallel, folded in order.
+    fn beyond(
+        &self,
+        config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
+        layer: &str,
+        plan: &BeyondPlan,
+    ) -> verify::Beyond {
+        let task = &self.0;
+        let per = verify::BEYOND_PER_SIZE;
+        let draw = |i: u64| {
+            let level = plan.levels[(i / per) as usize] as usize;
+            task.sample(level, &mut sample_rng(verify::SAMPLE_SEED, level, i % per))
+        };
+        let go = || {
+            (0..plan.levels.len() as u64 * per)
+                .into_par_iter()
+                .map_init(
+                    || (Workspace::new(config), policy()),
+                    |(workspace, policy), i| {
+                        let r = score_prepared(task, &PreparedSample::new(task, draw(i)), policy, workspace);
+                        (r.solved, r.steps)
+                    },
+                )
+                .collect::<Vec<_>>()
+        };
+        let ran = on_threads(plan.fit, go);
+        let failed: Vec<u64> =
+            ran.chunks(per as usize).map(|c| c.iter().filter(|r| !r.0).count() as u64).collect();
+        let smallest = ran.iter().position(|r| !r.0).map(|i| {
+            let (i, k) = (i as u64, i / per as usize);
+            let size = plan.sizes[k];
+            let shaped = verify::Shaped { layer: size, cell: [size, 0], sample: draw(i) };
+            let run = self.counterexample_of(config, policy, shaped, format!("{size} {layer}"));
+            verify::WrongSample { level: plan.levels[k], index: i % per, run }
+        });
+        verify::Beyond {
+            sizes: plan.sizes.clone(),
+            levels: plan.levels.clone(),
+            samples: vec![per; plan.sizes.len()],
+            failed,
+            steps: ran.iter().map(|r| r.1).fold(0, u64::saturating_add),
+            seed: verify::SAMPLE_SEED,
+            smallest,
+        }
     }
 
     /// Input `index` of `part` run step by step: the input, the answers and the first step that
@@ -437,11 +566,33 @@ impl<T: Task> Entry<T> {
     ) -> Counterexample {
         let task = &self.0;
         let shaped = (part.nth)(index);
+        let shape = part.shape(shaped.cell);
+        // A part checked by location: the first misread, when no word is wrong before it.
+        let misread = task.read_steps(part, &shaped.sample).and_then(|sources| {
+            let prepared = PreparedSample::new(task, shaped.sample.clone());
+            policy().visit(Located { task, config, prepared: &prepared, sources: &sources }).2
+        });
+        let mut c = self.counterexample_of(config, policy, shaped, shape);
+        if let Some(m) = misread.filter(|m| c.first_wrong.as_ref().is_none_or(|w| m.step <= w.step)) {
+            c.first_wrong = Some(m);
+        }
+        c
+    }
+
+    /// `shaped` run step by step, its rows kept up to the first wrong one.
+    fn counterexample_of(
+        &self,
+        config: &Config,
+        policy: &(dyn Fn() -> Agent + Sync),
+        shaped: verify::Shaped<T::Sample>,
+        shape: String,
+    ) -> Counterexample {
+        let task = &self.0;
         // Trace rows only where they fit the memory limit (a smallest counterexample is small).
         let rows_fit = self.admit(&shaped.sample, config, TRACE_ROW_BYTES).is_ok();
         let prepared = PreparedSample::new(task, shaped.sample);
         let mut rows = Vec::new();
-        let limits = (to_its_end(&prepared), rows_fit.then_some(&mut rows));
+        let limits = (to_its_end(&prepared), rows_fit.then_some(&mut rows), true);
         let run = Self::run_agent(&mut policy(), config.clone(), &prepared, limits, &mut |_| {}, task);
         let first_wrong = rows.into_iter().find(|r| r.correct == Some(false)).map(|r| WrongStep {
             step: r.step,
@@ -452,7 +603,7 @@ impl<T: Task> Entry<T> {
             reads: r.reads,
         });
         Counterexample {
-            shape: part.shape(shaped.cell),
+            shape,
             layer: shaped.layer,
             cell: shaped.cell,
             input: task.sample_json(&prepared.sample),
@@ -471,13 +622,14 @@ struct RunOn<'a, T: Task> {
     prepared: &'a PreparedSample<T>,
     limits: RunLimits,
     rows: Option<&'a mut Vec<TraceRow>>,
+    until_wrong: bool,
     after_step: &'a mut dyn FnMut(u64),
 }
 
 impl<T: Task> Visit for RunOn<'_, T> {
     type Output = Run<T>;
     fn visit<A: Architecture>(self, policy: &mut dyn Policy<A::Decision>) -> Run<T> {
-        let RunOn { task, config, prepared, limits, mut rows, after_step } = self;
+        let RunOn { task, config, prepared, limits, mut rows, until_wrong, after_step } = self;
         let mut machine = Machine::with_memory(&config, A::memory::<T::Data>(&config));
         let ops = task.algorithm().ops;
         let mut modules = prepared.modules.clone();
@@ -485,6 +637,9 @@ impl<T: Task> Visit for RunOn<'_, T> {
             run_scored(&mut machine, &mut modules, policy, &prepared.trace, limits, |r, correct| {
                 after_step(r.step);
                 let Some(rows) = rows.as_deref_mut() else { return };
+                if until_wrong && rows.last().is_some_and(|row| row.correct == Some(false)) {
+                    return;
+                }
                 let t = r.step as usize;
                 let expected = (t < prepared.trace.len()).then(|| prepared.trace.step(t));
                 rows.push(TraceRow {
@@ -518,6 +673,68 @@ impl<T: Task> Visit for RunOn<'_, T> {
             answer,
             steps: outcome.steps,
         }
+    }
+}
+
+/// A run whose reads are checked by location too ([`Task::read_steps`]): whether it solves the
+/// sample (as [`score_prepared`]) reading, at every step, a location that holds the word written
+/// (by the first write head) at the step its source names; its steps; its first misread step.
+struct Located<'a, T: Task> {
+    task: &'a T,
+    config: &'a Config,
+    prepared: &'a PreparedSample<T>,
+    sources: &'a [Option<u64>],
+}
+
+impl<T: Task> Visit for Located<'_, T> {
+    type Output = (bool, u64, Option<WrongStep>);
+    fn visit<A: Architecture>(self, policy: &mut dyn Policy<A::Decision>) -> Self::Output {
+        let Located { task, config, prepared, sources } = self;
+        let mut machine = Machine::with_memory(config, A::memory::<T::Data>(config));
+        let mut modules = prepared.modules.clone();
+        let (heads, ops) = (config.read_heads, task.algorithm().ops);
+        let name = |op: usize| ops.get(op).copied().unwrap_or("?").to_string();
+        // The location each step wrote, and the step whose word each location holds.
+        let (mut written_at, mut holds, mut misread) = (Vec::new(), Vec::new(), None);
+        let trace = &prepared.trace;
+        let outcome = run_scored(&mut machine, &mut modules, policy, trace, RunLimits::SCORE, |r, _| {
+            let t = r.step as usize;
+            written_at.push(r.written[0]);
+            if holds.len() <= r.written[0] {
+                holds.resize(r.written[0] + 1, usize::MAX);
+            }
+            holds[r.written[0]] = t;
+            let source = |j: usize| sources.get(t * heads + j).copied().flatten().map(|k| k as usize);
+            let wrong =
+                (0..heads).any(|j| source(j).is_some_and(|k| holds.get(r.read_locations[j]) != Some(&k)));
+            let want: Vec<Option<usize>> = (0..heads)
+                .map(|j| source(j).map(|k| written_at.get(k).copied().unwrap_or(usize::MAX)))
+                .collect();
+            if wrong && misread.is_none() {
+                let expected = (t < trace.len()).then(|| trace.step(t));
+                let word = |j: usize| expected.as_ref()?.reads.get(j)?.as_ref().map(|d| task.show(d));
+                misread = Some(WrongStep {
+                    step: r.step,
+                    phase: r.phase.to_string(),
+                    expected_op: expected.as_ref().and_then(|e| e.op).map(name),
+                    op: name(r.op),
+                    expected_reads: (0..heads)
+                        .map(|j| match want[j] {
+                            Some(l) => Some(format!("{} at location {l}", word(j).unwrap_or_default())),
+                            None => word(j),
+                        })
+                        .collect(),
+                    reads: (0..heads)
+                        .map(|j| {
+                            let mode = r.decision.read_mode(j, r.read_notes[j]);
+                            (mode, r.read_locations[j], task.show(&r.reads[j]))
+                        })
+                        .collect(),
+                });
+            }
+        });
+        let solved = outcome.solved() && misread.is_none() && task.answer(&modules) == prepared.reference;
+        (solved, outcome.steps, misread)
     }
 }
 
@@ -637,9 +854,14 @@ impl<T: Task> AnyTask for Entry<T> {
         self.level_in_flight(level, &self.0.algorithm().config, 0, 1)?;
         Ok(episode::record(&self.0, level, rng)?)
     }
-    fn verify(&self, model: &Model, bounds: &verify::Bounds) -> Result<verify::Report, TaskError> {
+    fn verify_beyond(
+        &self,
+        model: &Model,
+        bounds: &verify::Bounds,
+        top: u64,
+    ) -> Result<verify::Report, TaskError> {
         let config = model.config(self.0.algorithm());
-        self.verify_with(&config, &|| model.policy(self), &model_name(model), bounds)
+        self.verify_beyond_with(&config, &|| model.policy(self), &model_name(model), bounds, top)
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {
         nhc_io::limits::at_most("the number of samples per level", spec.samples as u64, MAX_SAMPLES as u64)?;

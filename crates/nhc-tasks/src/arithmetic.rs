@@ -424,6 +424,7 @@ impl<A: Algebra> Task for Arithmetic<A> {
             note: None,
             count,
             steps,
+            beyond_level: Some(Some),
             nth: Box::new(move |i| {
                 let (k, i) = crate::verify::in_layer(&counts, i);
                 let bits = shapes[k - 1][i as usize];

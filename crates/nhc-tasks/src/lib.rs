@@ -194,6 +194,23 @@ pub trait Task: Send + Sync + 'static {
         let _ = bounds;
         Vec::new()
     }
+    /// Why [`Task::shapes`] lists nothing, when the task can say more than that it cannot (a
+    /// declared algorithm: the feedback or the Input that makes `shapes` necessary).
+    fn unlisted_because(&self) -> Option<String> {
+        None
+    }
+    /// For an input of `part` (one of [`Task::shapes`]) whose reads are checked by location
+    /// (docs/DESIGN.md, "Verification"; search and plan): per step and read head, the step whose
+    /// write (first write head) the head must read (`None`: any location). `None`, the default:
+    /// reads are checked by word only.
+    fn read_steps(
+        &self,
+        part: &verify::Part<'_, Self::Sample>,
+        sample: &Self::Sample,
+    ) -> Option<Vec<Option<u64>>> {
+        let _ = (part, sample);
+        None
+    }
     /// The answer as text for `nhc run`; by default its JSON.
     fn answer_text(&self, sample: &Self::Sample, answer: &Self::Answer) -> String {
         let _ = sample;

@@ -50,6 +50,11 @@ pub enum TaskError {
     )]
     VerifyCost { what: String, steps: u64, inputs: u64 },
     #[error(
+        "sampling beyond the bound up to {top} would bring the verification to {} model steps; at most {:.0e} are allowed: ask for a lower top (--beyond N, 0 turns the stage off)",
+        crate::verify::count(*steps), crate::verify::MAX_STEPS as f64
+    )]
+    BeyondCost { top: u64, steps: u64 },
+    #[error(
         "the table search holds all its samples at once, and with those of level {level} they exceed the memory limit; ask for fewer levels, samples or checks"
     )]
     ProgramSamples { level: usize },

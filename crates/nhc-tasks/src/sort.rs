@@ -325,6 +325,7 @@ impl<S: SortDomain> Task for Sort<S> {
             note,
             count,
             steps,
+            beyond_level: Some(|objects| objects.checked_sub(1).filter(|&l| l >= 1)),
             nth: Box::new(move |i| {
                 let (n, i) = crate::verify::in_layer(&counts, i);
                 // The first half of a layer lists ranks from 1, the second from the default word.

@@ -9,7 +9,9 @@
 //! model is right. A task lists one representative per class ([`Part`]), built from words that
 //! are all distinct (and distinct from the default word), so that reading the right word means
 //! reading the right location. Where a task cannot list its classes, [`sampled`] draws samples
-//! and the report says so: a sample is never a proof.
+//! and the report says so: a sample is never a proof. After the listing, the beyond stage
+//! ([`Beyond`]) samples each part's own levels above its bound, to say where a model verified to
+//! the bound stops being right.
 
 use crate::{SampleRng, Task, sample_rng};
 use serde::{Deserialize, Serialize};
@@ -25,6 +27,16 @@ pub const SAMPLE_SEED: u64 = 5_000;
 /// Levels and samples per level of a sampled part by default.
 pub const SAMPLED_LEVELS: usize = 20;
 pub const SAMPLED_PER_LEVEL: u64 = 20;
+
+/// The top size of the beyond stage by default (`nhc verify --beyond`; docs/DESIGN.md,
+/// "Verification").
+pub const BEYOND: u64 = 1_000;
+/// Beyond a bound, every one of the first [`BEYOND_NEXT`] sizes (a model wrong on every
+/// fourth size is wrong near the bound), then at most [`BEYOND_SIZES`] more, log-spaced to the
+/// top; [`BEYOND_PER_SIZE`] samples of each.
+pub const BEYOND_NEXT: u64 = 8;
+pub const BEYOND_SIZES: u64 = 12;
+pub const BEYOND_PER_SIZE: u64 = 5;
 
 /// A count for a message: exact below 10⁹, else about (`u64::MAX`: past counting).
 pub fn count(n: u64) -> String {
@@ -61,6 +73,9 @@ pub struct Part<'a, S> {
     pub count: u64,
     /// At least the model steps of every input together (for the cost check).
     pub steps: u64,
+    /// The level whose samples all have a given size in the part's unit, for the beyond stage
+    /// (`None`: no level's samples do, e.g. duplicated's run-length sequences).
+    pub beyond_level: Option<fn(u64) -> Option<u64>>,
     /// Input `i` of the part, `i < count`.
     pub nth: Box<dyn Fn(u64) -> Shaped<S> + Send + Sync + 'a>,
 }
@@ -147,6 +162,61 @@ pub struct PartReport {
     pub smallest: Option<Counterexample>,
     /// Every cell of the map, in order.
     pub cells: Vec<Cell>,
+    /// Samples beyond the bound, when the part is right to it and has a level sampler there
+    /// (absent in reports older than the stage).
+    #[serde(default)]
+    pub beyond: Option<Beyond>,
+}
+
+/// The beyond stage of a part (docs/DESIGN.md, "Verification"): the task's own level sampler
+/// at log-spaced sizes from just above the bound to a top. Samples, not a proof: it says where
+/// a model verified to its bound stops being right, not that it is right.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Beyond {
+    /// The sizes sampled, in the part's `layer` unit, ascending.
+    pub sizes: Vec<u64>,
+    /// The level whose samples have each size (`nhc trace --level`).
+    pub levels: Vec<u64>,
+    /// Samples run, and wrong, per size.
+    pub samples: Vec<u64>,
+    pub failed: Vec<u64>,
+    pub steps: u64,
+    /// Sample `i` of a size is sample `i` of its level under this seed ([`crate::sample_rng`]).
+    pub seed: u64,
+    /// The first wrong sample in order of size (then index).
+    pub smallest: Option<WrongSample>,
+}
+
+impl Beyond {
+    /// Wrong samples in all.
+    pub fn wrong(&self) -> u64 {
+        self.failed.iter().sum()
+    }
+}
+
+/// A wrong sample beyond the bound: which sample of which level, and its run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WrongSample {
+    pub level: u64,
+    pub index: u64,
+    #[serde(flatten)]
+    pub run: Counterexample,
+}
+
+/// The sizes from `bound + 1` to `top`: the next [`BEYOND_NEXT`], then [`BEYOND_SIZES`]
+/// log-spaced from there to `top` (every size when fewer); none when `top ≤ bound`.
+pub fn beyond_sizes(bound: u64, top: u64) -> Vec<u64> {
+    let Some(lo) = bound.checked_add(1).filter(|&lo| lo <= top) else { return Vec::new() };
+    if top - lo < BEYOND_NEXT + BEYOND_SIZES {
+        return (lo..=top).collect();
+    }
+    let mut sizes: Vec<u64> = (lo..lo + BEYOND_NEXT).collect();
+    let (from, k) = (lo + BEYOND_NEXT, BEYOND_SIZES);
+    let step = (top as f64 / from as f64).ln() / (k - 1) as f64;
+    sizes.extend((0..k - 1).map(|i| ((from as f64) * (step * i as f64).exp()).round() as u64));
+    sizes.push(top);
+    sizes.dedup();
+    sizes
 }
 
 /// What `nhc verify` reports.
@@ -157,7 +227,8 @@ pub struct Report {
     /// The model's variant, or `scripted`.
     pub variant: String,
     /// `verified` (every part exhaustive and right), `counterexample` (some input wrong), or
-    /// `sampled` (right on samples, which prove nothing).
+    /// `sampled` (right on samples, which prove nothing); `verified, wrong beyond` and
+    /// `sampled, wrong beyond` when a sample beyond a bound is wrong.
     pub outcome: String,
     pub parts: Vec<PartReport>,
     pub seconds: f64,
@@ -168,14 +239,19 @@ impl Report {
     pub fn failed(&self) -> bool {
         self.parts.iter().any(|p| p.failed > 0)
     }
-    /// `verified`, `counterexample` or `sampled`, from the parts.
+    /// Whether no input within the bounds was wrong and some sample beyond them was.
+    pub fn wrong_beyond(&self) -> bool {
+        !self.failed() && self.parts.iter().any(|p| p.beyond.as_ref().is_some_and(|b| b.wrong() > 0))
+    }
+    /// The outcome ([`Report::outcome`]), from the parts.
     pub fn outcome_of(parts: &[PartReport]) -> &'static str {
-        if parts.iter().any(|p| p.failed > 0) {
-            "counterexample"
-        } else if parts.iter().all(|p| p.exhaustive) {
-            "verified"
-        } else {
-            "sampled"
+        let beyond = parts.iter().any(|p| p.beyond.as_ref().is_some_and(|b| b.wrong() > 0));
+        match (parts.iter().any(|p| p.failed > 0), parts.iter().all(|p| p.exhaustive), beyond) {
+            (true, _, _) => "counterexample",
+            (false, true, false) => "verified",
+            (false, true, true) => "verified, wrong beyond",
+            (false, false, false) => "sampled",
+            (false, false, true) => "sampled, wrong beyond",
         }
     }
 }
@@ -233,6 +309,7 @@ pub fn sampled<T: Task>(task: &T, levels: u64, per_level: u64) -> Part<'_, T::Sa
         note: None,
         count: levels.saturating_mul(per_level),
         steps: steps.saturating_mul(per_level),
+        beyond_level: Some(Some),
         nth: Box::new(move |i| {
             let level = i / per_level + 1;
             let mut rng: SampleRng = sample_rng(SAMPLE_SEED, level as usize, i % per_level);
@@ -413,6 +490,19 @@ mod tests {
         cells.dedup();
         assert_eq!(cells.len() as u64, n * n);
         assert!(cells.iter().all(|&(a, b)| a <= n && b <= n && a >= 1 && b >= 1));
+    }
+
+    #[test]
+    fn beyond_sizes_are_log_spaced_from_above_the_bound_to_the_top() {
+        let s = beyond_sizes(8, 1000);
+        assert_eq!((s.len() as u64, s[BEYOND_NEXT as usize], s[s.len() - 1]), (20, 17, 1000), "{s:?}");
+        assert_eq!(s[..8], [9, 10, 11, 12, 13, 14, 15, 16]);
+        assert!(s.windows(2).all(|w| w[0] < w[1]), "{s:?}");
+        assert_eq!(beyond_sizes(8, 11), [9, 10, 11]);
+        assert_eq!(beyond_sizes(1, 21), (2..=21).collect::<Vec<_>>());
+        assert_eq!(beyond_sizes(999, 1000), [1000]);
+        assert!(beyond_sizes(2000, 1000).is_empty() && beyond_sizes(5, 0).is_empty());
+        assert!(beyond_sizes(u64::MAX, u64::MAX).is_empty());
     }
 
     #[test]

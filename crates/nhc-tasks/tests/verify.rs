@@ -20,12 +20,15 @@ fn verify(task: &str, domain: Option<&str>, bounds: &[u64]) -> Report {
 #[test]
 fn every_scripted_solution_verifies_to_the_default_bound() {
     for name in nhc_tasks::registry::names() {
+        // Their default bounds take about a minute each: tests/verify_search.rs.
+        if matches!(name, "search" | "plan" | "search+" | "plan+") {
+            continue;
+        }
         let domain = nhc_tasks::registry::verification_domain(name);
         let r = verify(name, domain, &[]);
         let wrong: Vec<_> = r.parts.iter().filter_map(|p| p.smallest.as_ref()).collect();
         assert!(wrong.is_empty(), "{name}: {wrong:?}");
-        let listed = !matches!(name, "search" | "plan" | "search+" | "plan+");
-        assert_eq!(r.outcome, if listed { "verified" } else { "sampled" }, "{name}");
+        assert_eq!(r.outcome, "verified", "{name}");
         for p in &r.parts {
             assert_eq!(p.right_to, p.bound, "{name}: {}", p.what);
             assert_eq!(p.cells.iter().map(|c| c.inputs).sum::<u64>(), p.inputs);

@@ -51,7 +51,8 @@ pub use run_dir::{Observer, Outcome, RunDirError};
 pub use seeds::{SeedRange, SeedsError};
 pub use state::TrainState;
 pub use sweep::{
-    RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart, sweep,
+    BeyondRecord, RunVerification, Smallest, SweepError, SweepLine, SweepObserver, SweepSpec, VerifiedPart,
+    sweep,
 };
 pub use task_configs::TaskConfigs;
 pub use trainer::{TrainError, Trainer, model_config};

@@ -98,7 +98,8 @@ pub struct SweepLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunVerification {
     pub domain: String,
-    /// `verified`, `counterexample` or `sampled`.
+    /// `verified`, `counterexample` or `sampled`; `verified, wrong beyond` or `sampled, wrong
+    /// beyond` when only a sample beyond a bound is wrong.
     pub outcome: String,
     pub parts: Vec<VerifiedPart>,
 }
@@ -119,6 +120,29 @@ pub struct VerifiedPart {
     /// top down (`+` right, `x` wrong, `.` not listed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<Vec<String>>,
+    /// The samples beyond the bound; absent in records older than the stage, or where the part
+    /// has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beyond: Option<BeyondRecord>,
+}
+
+/// A part's samples beyond its bound (the small record of `nhc_tasks::verify::Beyond`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BeyondRecord {
+    /// Sizes in the part's layer unit, and per size the samples and the wrong ones.
+    pub sizes: Vec<u64>,
+    pub samples: Vec<u64>,
+    pub failed: Vec<u64>,
+    /// The smallest wrong sample as `nhc trace --level L --seed S --index I` finds it: [L, S, I].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smallest: Option<[u64; 3]>,
+}
+
+impl BeyondRecord {
+    /// The smallest size with a wrong sample.
+    pub fn wrong_from(&self) -> Option<u64> {
+        self.sizes.iter().zip(&self.failed).find(|(_, f)| **f > 0).map(|(s, _)| *s)
+    }
 }
 
 /// A part's smallest counterexample.

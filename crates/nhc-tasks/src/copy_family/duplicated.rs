@@ -91,6 +91,7 @@ impl<O: Objects> Task for Duplicated<O> {
             note,
             count,
             steps: cost,
+            beyond_level: None,
             nth: Box::new(move |i| {
                 // Layer t holds indices 2^(t−1) − 1 .. 2^t − 1.
                 let t = u64::from(64 - (i + 1).leading_zeros());
@@ -111,6 +112,7 @@ impl<O: Objects> Task for Duplicated<O> {
             note,
             count: bound.saturating_mul(bound),
             steps: cost,
+            beyond_level: Some(Some),
             nth: Box::new(move |i| {
                 let (layer, n, r) = grid_cell(i);
                 Shaped { layer, cell: [n, r], sample: runs(&vec![r; n as usize]) }

@@ -291,6 +291,7 @@ pub fn list_part<'a, O: Objects>(
         count: bound,
         // Σ (2n + 2) for n = 1..=N.
         steps: bound.saturating_mul(bound.saturating_add(3)),
+        beyond_level: Some(Some),
         nth: Box::new(move |i| {
             let n = i + 1;
             crate::verify::Shaped {

@@ -79,6 +79,7 @@ impl<O: Objects> Task for RepeatCopy<O> {
             note,
             count: bound.saturating_mul(bound),
             steps,
+            beyond_level: Some(Some),
             nth: Box::new(move |i| {
                 let (layer, n, c) = grid_cell(i);
                 let sample = Sequence { items: distinct(&self.0, n), passes: c as usize };

@@ -118,6 +118,13 @@ impl<W> Stream<W> {
     }
 }
 
+/// The Input's built-in signals ([`Stream::first_inner_last`], [`Stream::first_repeat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    FirstInnerLast,
+    FirstRepeat,
+}
+
 /// An algorithm declared by its Bus operations, sampler, Input, expected program and reference
 /// (module docs). `Clone` should be cheap: the data modules of every run hold a copy (for the ALU).
 pub trait Declared: Clone + Send + Sync + 'static {
@@ -186,6 +193,24 @@ pub trait Declared: Clone + Send + Sync + 'static {
     /// algorithm does not list them, and verification samples.
     fn shapes(&self, bound: u64) -> Option<Vec<(u64, u64, Self::Sample)>> {
         let _ = bound;
+        None
+    }
+    /// For verification without [`Declared::shapes`]: the Input's pattern when every sample is
+    /// the list of words it presents, with that pattern's signals and one stop count for every
+    /// sample, so that the control sees the length (or the run lengths) alone; otherwise why not,
+    /// as a clause ("its stop count is a function of the sample").
+    fn presents_itself(&self) -> Result<Pattern, String> {
+        Err("it does not say that a sample is the list of words it presents".into())
+    }
+    /// The sample presenting `words` (when [`Declared::presents_itself`]).
+    fn sample_of(&self, words: Vec<Self::Word>) -> Option<Self::Sample> {
+        let _ = words;
+        None
+    }
+    /// Word `k` ≥ 1 of a family of distinct words, none of them the empty word (when
+    /// [`Declared::presents_itself`]).
+    fn distinct_word(&self, k: u64) -> Option<Self::Word> {
+        let _ = k;
         None
     }
     /// At least the steps of a sample of `level`; by default the program's length on one drawn
@@ -368,10 +393,13 @@ impl<D: Declared> Task for Own<D> {
     fn sample_steps(&self, sample: &D::Sample) -> u64 {
         self.0.program(sample).len() as u64
     }
-    /// The declaration's own list ([`Declared::shapes`]), in order of size.
+    /// The declaration's own list ([`Declared::shapes`]), in order of size; without one, the
+    /// classes derived from the Input ([`Own::derivable`]).
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, D::Sample>> {
         let bound = bounds.get(0, DECLARED_BOUND);
-        let Some(mut list) = self.0.shapes(bound) else { return Vec::new() };
+        let Some(mut list) = self.0.shapes(bound) else {
+            return self.derivable().map(|pattern| self.derived(pattern, bounds)).into_iter().collect();
+        };
         list.sort_by_key(|(layer, second, _)| (*layer, *second));
         let steps = list.iter().map(|(_, _, s)| self.0.program(s).len() as u64).fold(0, u64::saturating_add);
         let maps = list.iter().any(|(_, second, _)| *second > 0);
@@ -384,13 +412,169 @@ impl<D: Declared> Task for Own<D> {
             note: None,
             count: list.len() as u64,
             steps,
+            beyond_level: None,
             nth: Box::new(move |i| {
                 let (layer, second, sample) = list[i as usize].clone();
                 crate::verify::Shaped { layer, cell: [layer, second], sample }
             }),
         }]
     }
+    fn unlisted_because(&self) -> Option<String> {
+        self.derivable().err().map(|why| format!("{why}: list its classes with `shapes`"))
+    }
 }
 
-/// The default bound of a declared algorithm's verification.
+/// The default bound of a declared algorithm's verification with its own `shapes`, and of one
+/// whose classes are run-length sequences ([`Pattern::FirstRepeat`]).
 pub const DECLARED_BOUND: u64 = 10;
+/// The default bound of a declared algorithm whose classes are lengths
+/// ([`Pattern::FirstInnerLast`]).
+pub const DERIVED_LENGTHS: u64 = 1_000;
+/// Presentations of up to this many words on which [`Own::derivable`] checks that the program
+/// reads by position.
+const PROBE_WORDS: u64 = 6;
+
+impl<D: Declared> Own<D> {
+    /// Whether verification can derive the classes from the Input alone (docs/DESIGN.md,
+    /// "Verification"): no ALU feedback, and a sample that is the list of words it presents with
+    /// the built-in signals ([`Declared::presents_itself`]); and the expected program reads by
+    /// position, checked on every presentation of up to [`PROBE_WORDS`] words with its words in
+    /// both orders. `Err`: why not, as a clause.
+    pub fn derivable(&self) -> Result<Pattern, String> {
+        let feedback = self.0.algorithm().config.alu_feedback;
+        if feedback > 0 {
+            return Err(format!("its ALU's feedback ({feedback} numbers) lets the data reach the control"));
+        }
+        let pattern = self.0.presents_itself()?;
+        for runs in (1..=PROBE_WORDS).flat_map(|n| runs_of(pattern, n)) {
+            let (Some(up), Some(down)) = (self.labelled(&runs, false), self.labelled(&runs, true)) else {
+                return Err("it gives no sample for a list of words".into());
+            };
+            if self.positions(&up, &runs, false) != self.positions(&down, &runs, true) {
+                return Err(format!(
+                    "its program reads by value, not by position (a presentation of {} words in two \
+                     orders of distinct words)",
+                    runs.iter().sum::<u64>()
+                ));
+            }
+        }
+        Ok(pattern)
+    }
+
+    /// The derived classes up to the bound: every length (first/inner/last), or every sequence
+    /// of run lengths (first/repeat), each run holding a word of its own; listed by the number
+    /// of words presented.
+    fn derived(
+        &self,
+        pattern: Pattern,
+        bounds: &crate::verify::Bounds,
+    ) -> crate::verify::Part<'_, D::Sample> {
+        use crate::verify::{MAX_INPUTS, MAX_STEPS, Part, Shaped, composition};
+        let repeats = pattern == Pattern::FirstRepeat;
+        let bound = bounds.get(0, if repeats { DECLARED_BOUND } else { DERIVED_LENGTHS });
+        // The inputs, and the presentation steps alone (a lower bound of the steps).
+        let (count, presented) = if repeats {
+            let count = if bound >= 63 { u64::MAX } else { (1u64 << bound) - 1 };
+            let presented =
+                (1..=bound.min(63)).map(|t| t.saturating_mul(1u64 << (t - 1))).fold(0, u64::saturating_add);
+            (count, presented)
+        } else {
+            (bound, crate::copy_family::triangle(bound))
+        };
+        // Index i: its number of words and run lengths (first/repeat: layer t holds indices
+        // 2^(t−1) − 1 .. 2^t − 1).
+        let runs = move |i: u64| -> (u64, Vec<u64>) {
+            if repeats {
+                let t = u64::from(64 - (i + 1).leading_zeros());
+                (t, composition(t, i + 1 - (1 << (t - 1))))
+            } else {
+                (i + 1, vec![1; i as usize + 1])
+            }
+        };
+        let sample = move |runs: &[u64]| {
+            self.labelled(runs, false).expect("a declaration that presents itself has samples of its words")
+        };
+        // Exact steps where the part may run; past the cost check the lower bound refuses it.
+        let steps = if count > MAX_INPUTS || presented > MAX_STEPS {
+            presented
+        } else {
+            (0..count).map(|i| self.0.program(&sample(&runs(i).1)).len() as u64).fold(0, u64::saturating_add)
+        };
+        let (what, axes) = if repeats {
+            (
+                format!("presentation of 1–{bound} words, every sequence of run lengths"),
+                ["words presented", "runs"],
+            )
+        } else {
+            (format!("list of 1–{bound} words"), ["words", ""])
+        };
+        Part {
+            what: format!("{what} (classes derived from the Input: its built-in signals, no ALU feedback)"),
+            exhaustive: true,
+            axes,
+            layer: axes[0],
+            bound,
+            note: None,
+            count,
+            steps,
+            beyond_level: None,
+            nth: Box::new(move |i| {
+                let (n, runs) = runs(i);
+                let second = if repeats { runs.len() as u64 } else { 0 };
+                Shaped { layer: n, cell: [n, second], sample: sample(&runs) }
+            }),
+        }
+    }
+
+    /// The sample whose run j (from 1) holds word j, or word m + 1 − j of m runs when `reversed`.
+    fn labelled(&self, runs: &[u64], reversed: bool) -> Option<D::Sample> {
+        let m = runs.len() as u64;
+        let mut words = Vec::new();
+        for (j, &r) in (1..).zip(runs) {
+            let w = self.0.distinct_word(if reversed { m + 1 - j } else { j })?;
+            words.extend(std::iter::repeat_n(w, r as usize));
+        }
+        self.0.sample_of(words)
+    }
+
+    /// The program of `sample` with each read word as its run (from 1; 0: a word no run holds,
+    /// kept as it is), so that two orders of the same words compare by position.
+    fn positions(
+        &self,
+        sample: &D::Sample,
+        runs: &[u64],
+        reversed: bool,
+    ) -> Vec<(Option<usize>, Vec<(u64, Option<D::Word>)>)> {
+        let m = runs.len() as u64;
+        let label = |w: &D::Word| {
+            (1..=m).find(|&j| self.0.distinct_word(if reversed { m + 1 - j } else { j }).as_ref() == Some(w))
+        };
+        let trace = self.0.program(sample);
+        (0..trace.len())
+            .map(|t| {
+                let e = trace.step(t);
+                let reads = e
+                    .reads
+                    .iter()
+                    .map(|r| match r.as_ref().map(|w| (label(w), w)) {
+                        Some((Some(j), _)) => (j, None),
+                        Some((None, w)) => (0, Some(w.clone())),
+                        None => (0, None),
+                    })
+                    .collect();
+                (e.op, reads)
+            })
+            .collect()
+    }
+}
+
+/// The run lengths of every presentation of `n` words the pattern tells apart: one run per word
+/// (first/inner/last: the length alone), or every composition of `n` (first/repeat).
+fn runs_of(pattern: Pattern, n: u64) -> Vec<Vec<u64>> {
+    match pattern {
+        Pattern::FirstInnerLast => vec![vec![1; n as usize]],
+        Pattern::FirstRepeat => {
+            (0..1u64 << (n - 1)).map(|mask| crate::verify::composition(n, mask)).collect()
+        }
+    }
+}

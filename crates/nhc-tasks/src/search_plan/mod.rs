@@ -24,6 +24,7 @@
 
 pub mod blocks;
 pub mod learned;
+pub mod listing;
 pub mod maps;
 pub mod modules;
 pub mod permuted;
@@ -192,6 +193,26 @@ impl<W: World> Task for SearchPlan<W> {
     /// `{"start": …, "goal": …}`, each state in the world's form ([`World::state_json`]).
     fn sample_json(&self, p: &Problem<W::State>) -> Value {
         json!({ "start": self.world.state_json(&p.start), "goal": self.world.state_json(&p.goal) })
+    }
+    /// Every problem of levels 1..=L from every start the sampler draws, and for search and plan
+    /// one problem per goal index of levels 1..=G, checked by location ([`listing`]); none when
+    /// the world cannot list its starts (then `nhc verify` samples).
+    fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
+        let levels = bounds.get(0, listing::default_levels(self.plus, self.plan));
+        let every = listing::every_problem(&self.world, self.plus, self.plan, levels);
+        let classes = (!self.plus)
+            .then(|| listing::goal_indices(&self.world, self.plan, bounds.get(1, listing::CLASS_LEVELS)))
+            .flatten();
+        every.into_iter().chain(classes).collect()
+    }
+    /// The goal-index part's reads: the node the expected trace reads, by the step that wrote it.
+    fn read_steps(
+        &self,
+        part: &crate::verify::Part<'_, Self::Sample>,
+        p: &Problem<W::State>,
+    ) -> Option<Vec<Option<u64>>> {
+        (part.axes[1] == listing::GOAL_INDEX)
+            .then(|| listing::read_steps(&self.world, p, self.plus, self.plan))
     }
     /// search: `{"found": bool, "expansions": n}`; plan: the actions by the world's names
     /// ([`World::action_names`]), e.g. `["U", "L"]` (`"?"` where no action joins two output

@@ -4,6 +4,7 @@
 //! or a push against a wall or another box, leaves the state unchanged. The same rules on 8 × 8
 //! boards are the transfer world `sokoban8` (MODEL §10).
 
+use super::world::Starts;
 use super::{ACTIONS, World};
 use crate::SampleRng;
 use crate::words::ordinal;
@@ -82,7 +83,8 @@ impl<const N: usize> Board<N> {
     }
     /// The agent's (row, column); `None` if the board has no agent.
     pub fn agent(&self) -> Option<(usize, usize)> {
-        (0..N).flat_map(|r| (0..N).map(move |c| (r, c))).find(|&(r, c)| self.cells[r][c] == Cell::Agent)
+        let k = self.cells.as_flattened().iter().position(|&c| c == Cell::Agent)?;
+        Some((k / N, k % N))
     }
     fn offset(r: usize, c: usize, (dr, dc): (isize, isize)) -> Option<(usize, usize)> {
         let (r, c) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
@@ -110,6 +112,22 @@ impl<const N: usize> Board<N> {
         next.cells[r][c] = Cell::Empty;
         next.cells[r1][c1] = Cell::Agent;
         next
+    }
+
+    /// The actions [`Board::moved`] does not leave the board unchanged by (a step onto an empty
+    /// cell, a push onto one), without building the boards: the action mask a.
+    pub fn movable(&self) -> [bool; ACTIONS] {
+        let Some((r, c)) = self.agent() else { return [false; ACTIONS] };
+        std::array::from_fn(|a| match Self::offset(r, c, STEP[a]) {
+            Some((r1, c1)) => match self.cells[r1][c1] {
+                Cell::Empty => true,
+                Cell::Box => {
+                    Self::offset(r1, c1, STEP[a]).is_some_and(|(r2, c2)| self.cells[r2][c2] == Cell::Empty)
+                }
+                Cell::Wall | Cell::Agent => false,
+            },
+            None => false,
+        })
     }
 
     /// The one-hot encoding (paper: D = 144 for 6 × 6), cells row by row, each
@@ -229,6 +247,54 @@ impl<const N: usize> Board<N> {
     }
 }
 
+impl<const N: usize> Board<N> {
+    /// Every board [`Board::random`] draws, two bits a cell ([`Cell`], inner cells row by row): by
+    /// walls, then boxes, then the cells they take (lowest first), then the agent's cell. `None`
+    /// beyond 16 inner cells (8 × 8 has about 10¹⁵). 6 × 6: Σ C(16, w) C(16 − w, b) (16 − w − b)
+    /// over w ≤ 2, 1 ≤ b ≤ 5, that is 4 909 088 boards.
+    pub fn support() -> Option<Vec<u32>> {
+        let cells = u32::try_from(Self::INNER).ok().filter(|&c| c <= 16)?;
+        let mut out = Vec::new();
+        for walls in 0..=Self::MAX_WALLS as u32 {
+            for boxes in Self::MIN_BOXES as u32..=Self::MAX_BOXES as u32 {
+                for w in subsets(cells, walls) {
+                    for b in subsets(cells, boxes).filter(|b| b & w == 0) {
+                        for a in (0..cells).filter(|a| (w | b) >> a & 1 == 0) {
+                            let kind = |k: u32| match (w >> k & 1, b >> k & 1) {
+                                (1, _) => Cell::Wall,
+                                (_, 1) => Cell::Box,
+                                _ if k == a => Cell::Agent,
+                                _ => Cell::Empty,
+                            };
+                            out.push((0..cells).fold(0, |code, k| code | (kind(k) as u32) << (2 * k)));
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The board of a [`Board::support`] code: border walls, inner cells from the code.
+    pub fn unpack(code: u32) -> Self {
+        let mut board = Board { cells: [[Cell::Wall; N]; N] };
+        for k in 0..Self::INNER.min(16) {
+            board.cells[1 + k / (N - 2)][1 + k % (N - 2)] = Cell::ALL[(code >> (2 * k) & 3) as usize];
+        }
+        board
+    }
+}
+
+/// The `k`-element subsets of `0..n` (n ≤ 16) as bit masks, ascending (Gosper's hack).
+fn subsets(n: u32, k: u32) -> impl Iterator<Item = u32> {
+    std::iter::successors(Some((1u32 << k) - 1), move |&x| {
+        let low = x & x.wrapping_neg();
+        let up = x + low;
+        let next = (((up ^ x) >> 2) / low.max(1)) | up;
+        (x != 0 && next < 1 << n).then_some(next)
+    })
+}
+
 /// Sokoban as a [`World`]: hand-coded, exact action model, mask and equality.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Sokoban<const N: usize>;
@@ -244,6 +310,10 @@ impl<const N: usize> World for Sokoban<N> {
     }
     fn apply(&self, s: &Board<N>, action: usize) -> Board<N> {
         s.moved(action)
+    }
+    /// [`Board::movable`]: the actions `apply` changes the board by.
+    fn applicable(&self, s: &Board<N>) -> [bool; ACTIONS] {
+        s.movable()
     }
     /// One field per cell, row by row: empty, wall, box or agent.
     fn field_shape(&self) -> Option<crate::FieldShape> {
@@ -290,5 +360,10 @@ impl<const N: usize> World for Sokoban<N> {
     /// The agent's moves: up, right, down, left.
     fn action_names(&self) -> [&'static str; ACTIONS] {
         ["U", "R", "D", "L"]
+    }
+    /// [`Board::support`] (6 × 6 only).
+    fn starts(&self) -> Option<Starts<Board<N>>> {
+        let codes = Board::<N>::support()?;
+        Some(Starts { count: codes.len() as u64, nth: Box::new(move |i| Board::unpack(codes[i as usize])) })
     }
 }

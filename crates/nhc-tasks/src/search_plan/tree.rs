@@ -32,7 +32,16 @@ impl<S: Clone + Eq + Hash> SearchTree<S> {
         max_expansions: usize,
         mut stop: impl FnMut(&Self, usize) -> bool,
     ) -> (Self, Option<usize>) {
-        let mut tree = SearchTree { states: vec![start.clone()], parent: vec![0], action: vec![OP_NOP] };
+        // Room for the first expansions' nodes (the verification's levels) without regrowing.
+        let room = 4 * max_expansions.min(16) + 1;
+        let mut tree = SearchTree {
+            states: Vec::with_capacity(room),
+            parent: Vec::with_capacity(room),
+            action: Vec::with_capacity(room),
+        };
+        tree.states.push(start.clone());
+        tree.parent.push(0);
+        tree.action.push(OP_NOP);
         let mut node = 0;
         while node < max_expansions && node < tree.states.len() {
             let s = tree.states[node].clone();

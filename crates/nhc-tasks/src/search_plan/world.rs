@@ -77,6 +77,18 @@ pub trait World: Clone + Send + Sync + 'static {
     fn module_equal(&self, a: &Self::State, b: &Self::State) -> bool {
         self.equal(a, b)
     }
+    /// Every state [`World::random_state`] can draw, listed for verification (docs/DESIGN.md,
+    /// "Verification"); `None` (the default): too many to list. A world that lists its starts
+    /// compares states by `==` (the default [`World::equal`]).
+    fn starts(&self) -> Option<Starts<Self::State>> {
+        None
+    }
+}
+
+/// A world's starts ([`World::starts`]): `count` of them, start `i < count` by `nth`.
+pub struct Starts<S> {
+    pub count: u64,
+    pub nth: Box<dyn Fn(u64) -> S + Send + Sync>,
 }
 
 /// The actions the model applies to `s`: all four (search, plan), or the applicable ones (+).
