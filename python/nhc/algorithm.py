@@ -392,7 +392,20 @@ class Algorithm:
             "empty": self.empty,
             "digest": self.digest,
             "answers_while_presented": self.answers_while_presented,
+            "presents_itself": self._presents_itself(),
         }
+
+    def _presents_itself(self) -> str | None:
+        """Why a sample is not the list of words it presents with the built-in signals and one
+        stop count for every sample (what `verify` needs to derive the classes without
+        `shapes`), or None when it is."""
+        if not isinstance(self.signals, str):
+            return "its Input sends signals of its own (signals=N)"
+        if self.present is not None:
+            return "a sample is not the list of words it presents (it has `present`)"
+        if callable(self.stop[1]):
+            return "its stop count is a function of the sample"
+        return None
 
     def _shapes(self, bound: int) -> list[tuple[int, int, Any]] | None:
         """`shapes(bound)` as (size, second, sample as JSON) triples; None without `shapes`."""

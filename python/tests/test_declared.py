@@ -439,6 +439,8 @@ def test_the_documented_example_runs_as_printed(doc, marker, tmp_path, monkeypat
     exec(compile(code, doc, "exec"), {"__name__": "__main__"})
     printed = capsys.readouterr().out.split()
     assert printed and printed[-1] == "50", printed
+    if doc == "README.md":
+        assert printed[-2] == "verified", printed  # classes derived from the Input, without `shapes`
 
 
 def test_a_declared_sample_is_the_built_ins():
@@ -662,7 +664,22 @@ def test_a_declared_algorithm_verifies_with_its_shapes_and_is_sampled_without():
     model = nhc.load(ROOT / "models" / "own" / "palindromes.json", algorithm=palindromes)
     report = nhc.verify(model, up_to=3)
     assert report["outcome"] == "sampled" and not report["parts"][0]["exhaustive"]
-    assert "cannot list" in report["parts"][0]["note"]
+    note = report["parts"][0]["note"]
+    assert "cannot list" in note and "its ALU's feedback (2 numbers) lets the data reach the control" in note, note
+    _, brackets = own_declaration("brackets")
+    report = nhc.load(ROOT / "models" / "own" / "brackets.json", algorithm=brackets).verify(up_to=3)
+    assert "its Input sends signals of its own (signals=N): list its classes with `shapes`" in report["parts"][0]["note"]
+
+
+def test_verify_says_what_keeps_it_from_deriving_the_classes():
+    """Without `shapes`, a declaration with the built-in signals and no feedback has its classes
+    derived from its Input; each thing that breaks the derivation is named."""
+    assert own.COPY._presents_itself() is None
+    arguments = dict(sample=own.COPY.sample, program=own.COPY.program, reference=list, output="O", empty=0)
+    counted = nhc.Algorithm("copy", {"O": None, "M": None}, stop=("M", lambda s: 1), **arguments)
+    assert counted._presents_itself() == "its stop count is a function of the sample"
+    presented = nhc.Algorithm("copy", {"O": None, "M": None}, stop=("M", 1), present=list, **arguments)
+    assert "it has `present`" in presented._presents_itself()
 
 
 def test_a_trace_shows_what_the_program_expects_beside_what_the_model_did():

@@ -26,7 +26,7 @@ use crate::steps::{Stepping, run_note};
 use crate::user::{Calls, repr};
 use nhc_model::Trace;
 use nhc_tasks::any_task::{AnyTask, Entry};
-use nhc_tasks::{Algorithm, Declared, InputError, Own, SampleRng, Stop, Stream};
+use nhc_tasks::{Algorithm, Declared, InputError, Own, Pattern, SampleRng, Stop, Stream};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -233,6 +233,8 @@ struct Inner {
     width: usize,
     /// The Input's signals when they follow a pattern: `first-inner-last` or `first-repeat`.
     pattern: Option<String>,
+    /// Why a sample is not the list of words it presents ([`Declared::presents_itself`]).
+    presents_itself: Option<String>,
     answers_while_presented: bool,
     /// The declaration's `empty`, as a word and as given.
     empty: Word,
@@ -308,6 +310,7 @@ impl PyDeclared {
         let width: usize = field(spec, "width")?.extract()?;
         let digest: String = field(spec, "digest")?.extract()?;
         let pattern: Option<String> = field(spec, "pattern")?.extract()?;
+        let presents_itself: Option<String> = field(spec, "presents_itself")?.extract()?;
         let answers_while_presented: bool = field(spec, "answers_while_presented")?.extract()?;
         let empty_py = field(spec, "empty")?;
         let empty = Word::from_py(&empty_py).map_err(|e| PyTypeError::new_err(format!("empty: {e}")))?;
@@ -328,6 +331,7 @@ impl PyDeclared {
             feedback,
             width,
             pattern,
+            presents_itself,
             answers_while_presented,
             empty,
             empty_py: empty_py.unbind(),
@@ -706,6 +710,37 @@ impl Declared for PyDeclared {
 
     fn answers_while_presented(&self) -> bool {
         self.inner.answers_while_presented
+    }
+
+    fn presents_itself(&self) -> Result<Pattern, String> {
+        if let Some(why) = &self.inner.presents_itself {
+            return Err(why.clone());
+        }
+        match self.inner.pattern.as_deref() {
+            Some("first-inner-last") => Ok(Pattern::FirstInnerLast),
+            Some("first-repeat") => Ok(Pattern::FirstRepeat),
+            _ => Err("its Input sends signals of its own".into()),
+        }
+    }
+
+    /// The list of `words` as JSON, the empty word as the declaration's `empty`.
+    fn sample_of(&self, words: Vec<Word>) -> Option<Value> {
+        let json = |w: &Word| serde_json::to_value(if *w == Word::None { &self.inner.empty } else { w });
+        words.iter().map(json).collect::<Result<Vec<_>, _>>().ok().map(Value::Array)
+    }
+
+    /// The integers 1, 2, … without the declaration's `empty` (strings "1", "2", … when `empty` is
+    /// a string).
+    fn distinct_word(&self, k: u64) -> Option<Word> {
+        let skip = |k: u64, e: u64| k + u64::from(e >= 1 && e <= k);
+        match &self.inner.empty {
+            Word::Str(e) => {
+                let k = e.parse::<u64>().map_or(k, |e| skip(k, e));
+                Some(Word::Str(k.to_string().into()))
+            }
+            Word::Int(e) => i64::try_from(skip(k, u64::try_from(*e).unwrap_or(0))).ok().map(Word::Int),
+            _ => i64::try_from(k).ok().map(Word::Int),
+        }
     }
 
     /// A user's input, refused with the declaration's `refuse(sample)` sentence; its notes name

@@ -362,15 +362,13 @@ impl<T: Task> Entry<T> {
             let mut part = verify::sampled(task, levels, verify::SAMPLED_PER_LEVEL);
             let name = task.algorithm().name;
             let domain = crate::registry::verification_domain(name).filter(|d| *d != task.domain());
-            part.note = Some(match domain {
-                Some(d) => format!(
+            part.note = Some(match (task.unlisted_because(), domain) {
+                (Some(why), _) => format!("task `{name}` cannot list its control-distinct inputs: {why}"),
+                (None, Some(d)) => format!(
                     "domain `{}` cannot list its control-distinct inputs; --domain {d} can",
                     task.domain()
                 ),
-                None => match task.unlisted_because() {
-                    Some(why) => format!("task `{name}` cannot list its control-distinct inputs: {why}"),
-                    None => format!("task `{name}` cannot list its control-distinct inputs"),
-                },
+                (None, None) => format!("task `{name}` cannot list its control-distinct inputs"),
             });
             parts.push(part);
         }

@@ -40,7 +40,7 @@ use std::fmt::Debug;
 use thiserror::Error;
 
 pub use any_task::AnyTask;
-pub use declared::{Declared, Own, Stop, Stream};
+pub use declared::{Declared, Own, Pattern, Stop, Stream};
 pub use episode::{Episode, EpisodeShape};
 pub use evaluate::{EvalReport, Prepared, SampleResult, Scored};
 pub use fields::FieldShape;

@@ -3,7 +3,7 @@
 //! bit (crates/nhc-train/tests/declared.rs), and `nhc bench --train --declared` measures what the
 //! declared path costs.
 
-use super::{Declared, Own, Stop, Stream};
+use super::{Declared, Own, Pattern, Stop, Stream};
 use crate::any_task::Entry;
 use crate::{Algorithm, SampleRng};
 use nhc_model::Trace;
@@ -41,6 +41,16 @@ impl Declared for DeclaredCopy {
     }
     fn reference(&self, s: &Vec<u8>) -> Vec<u8> {
         s.clone()
+    }
+    fn presents_itself(&self) -> Result<Pattern, String> {
+        Ok(Pattern::FirstInnerLast)
+    }
+    fn sample_of(&self, words: Vec<u8>) -> Option<Vec<u8>> {
+        Some(words)
+    }
+    /// The bytes 1..=255 (0 is the empty word).
+    fn distinct_word(&self, k: u64) -> Option<u8> {
+        u8::try_from(k).ok().filter(|&b| b > 0)
     }
 }
 

@@ -471,7 +471,22 @@ impl<D: Declared> Own<D> {
     ) -> crate::verify::Part<'_, D::Sample> {
         use crate::verify::{MAX_INPUTS, MAX_STEPS, Part, Shaped, composition};
         let repeats = pattern == Pattern::FirstRepeat;
-        let bound = bounds.get(0, if repeats { DECLARED_BOUND } else { DERIVED_LENGTHS });
+        let asked = bounds.get(0, if repeats { DECLARED_BOUND } else { DERIVED_LENGTHS });
+        // The distinct words the declaration has (word k exists for k up to some K).
+        let (mut lo, mut hi) = (0, asked);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if self.0.distinct_word(mid).is_some() { lo = mid } else { hi = mid - 1 }
+        }
+        let (bound, note) = match lo {
+            k if k < asked => (
+                k,
+                Some(format!(
+                    "the declaration has {k} distinct words besides the empty word: the bound is {k} words"
+                )),
+            ),
+            _ => (asked, None),
+        };
         // The inputs, and the presentation steps alone (a lower bound of the steps).
         let (count, presented) = if repeats {
             let count = if bound >= 63 { u64::MAX } else { (1u64 << bound) - 1 };
@@ -514,7 +529,7 @@ impl<D: Declared> Own<D> {
             axes,
             layer: axes[0],
             bound,
-            note: None,
+            note,
             count,
             steps,
             beyond_level: None,
@@ -539,12 +554,7 @@ impl<D: Declared> Own<D> {
 
     /// The program of `sample` with each read word as its run (from 1; 0: a word no run holds,
     /// kept as it is), so that two orders of the same words compare by position.
-    fn positions(
-        &self,
-        sample: &D::Sample,
-        runs: &[u64],
-        reversed: bool,
-    ) -> Vec<(Option<usize>, Vec<(u64, Option<D::Word>)>)> {
+    fn positions(&self, sample: &D::Sample, runs: &[u64], reversed: bool) -> Vec<Step<D::Word>> {
         let m = runs.len() as u64;
         let label = |w: &D::Word| {
             (1..=m).find(|&j| self.0.distinct_word(if reversed { m + 1 - j } else { j }).as_ref() == Some(w))
@@ -567,6 +577,10 @@ impl<D: Declared> Own<D> {
             .collect()
     }
 }
+
+/// A step of a program by position: its operation, and per head the run read (from 1; 0: no
+/// run's word) with the word when no run holds it.
+type Step<W> = (Option<usize>, Vec<(u64, Option<W>)>);
 
 /// The run lengths of every presentation of `n` words the pattern tells apart: one run per word
 /// (first/inner/last: the length alone), or every composition of `n` (first/repeat).
