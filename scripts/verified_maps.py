@@ -13,14 +13,37 @@ from pathlib import Path
 ORDER = ["search", "plan", "search+", "plan+", "addition", "sort", "arithmetic", "copy", "repeatCopy", "reverse", "duplicated"]
 
 
+def beyond_of(part):
+    """The samples beyond the bound, in words (records made before that stage have none)."""
+    b = part.get("beyond")
+    if not b or not b["sizes"]:
+        return ""
+    unit = part["layer"]
+
+    def sized(x):  # "9–1000 objects", but "levels 4–1000", "level 18"
+        if unit != "levels":
+            return f"{x} {unit}"
+        return f"levels {x}" if "–" in str(x) else f"level {x}"
+
+    span = sized(f"{b['sizes'][0]}–{b['sizes'][-1]}")
+    wrong = [(n, f, k) for n, f, k in zip(b["sizes"], b["failed"], b["samples"]) if f]
+    if not wrong:
+        return f"; sampled beyond: right on {sum(b['samples'])} samples at {span}"
+    return (
+        f"; sampled beyond: wrong first at {sized(wrong[0][0])} "
+        f"({sum(f for _, f, _ in wrong)} of {sum(b['samples'])} samples wrong at {span})"
+    )
+
+
 def line_of(part):
     kind = "" if part["exhaustive"] else " (sampled)"
     if part["smallest"] is None:
-        return f"right on every {part['what']}" if part["exhaustive"] else f"right on all {part['what']} (sampled)"
+        right = f"right on every {part['what']}" if part["exhaustive"] else f"right on all {part['what']} (sampled)"
+        return right + beyond_of(part)
     return (
         f"{part['what']}{kind}: right to {part['right_to']} {part['layer']}, smallest wrong {part['smallest']['shape']}"
         f" ({part['failed']} of {part['inputs']} inputs wrong)"
-    )
+    ) + beyond_of(part)
 
 
 def crosstab(lines):
