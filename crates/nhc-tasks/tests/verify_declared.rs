@@ -82,24 +82,30 @@ fn declared_copy_wrong_from_a_length_on_is_caught_at_that_length() {
     assert_eq!((w.expected_op.as_deref(), w.op.as_str()), (Some("O"), "M"));
 }
 
-/// "sort" declared without feedback: its program reads the presented bytes in ascending order,
-/// which no control that never sees the data can follow.
+/// A declaration with the built-in signals and no feedback whose program outputs `answer` of
+/// the presented bytes, then `M`.
 #[derive(Debug, Clone, Copy)]
-struct SortBlind;
+struct Outputs {
+    algorithm: &'static Algorithm,
+    pattern: Pattern,
+    answer: fn(&[u8]) -> Vec<u8>,
+}
 
-const SORT_BLIND: Algorithm = Algorithm::declare("sortBlind", &["O", "M"], 4, 1, 0, true);
-
-impl Declared for SortBlind {
+impl Declared for Outputs {
     type Word = u8;
     type Sample = Vec<u8>;
     fn algorithm(&self) -> &'static Algorithm {
-        &SORT_BLIND
+        self.algorithm
     }
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<u8> {
-        (0..level).map(|_| rng.random_range(1..64u8)).collect()
+        (0..level).map(|_| rng.random_range(1..4u8)).collect()
     }
     fn input(&self, s: &Vec<u8>) -> Stream<u8> {
-        Stream::first_inner_last(s.clone(), 0, Stop { op: 1, count: 1 })
+        let stop = Stop { op: 1, count: 1 };
+        match self.pattern {
+            Pattern::FirstInnerLast => Stream::first_inner_last(s.clone(), 0, stop),
+            Pattern::FirstRepeat => Stream::first_repeat(s.clone(), 0, stop),
+        }
     }
     fn program(&self, s: &Vec<u8>) -> Trace<u8> {
         let mut t = Trace::new(1);
@@ -109,12 +115,10 @@ impl Declared for SortBlind {
         t
     }
     fn reference(&self, s: &Vec<u8>) -> Vec<u8> {
-        let mut s = s.clone();
-        s.sort();
-        s
+        (self.answer)(s)
     }
     fn presents_itself(&self) -> Result<Pattern, String> {
-        Ok(Pattern::FirstInnerLast)
+        Ok(self.pattern)
     }
     fn sample_of(&self, words: Vec<u8>) -> Option<Vec<u8>> {
         Some(words)
@@ -124,11 +128,24 @@ impl Declared for SortBlind {
     }
 }
 
+const SORT_BLIND: Algorithm = Algorithm::declare("sortBlind", &["O", "M"], 4, 1, 0, true);
+
+/// "sort" declared without feedback: its program reads the presented bytes in ascending order,
+/// which no control that never sees the data can follow.
+fn sort_blind() -> Outputs {
+    let answer = |s: &[u8]| {
+        let mut s = s.to_vec();
+        s.sort();
+        s
+    };
+    Outputs { algorithm: &SORT_BLIND, pattern: Pattern::FirstInnerLast, answer }
+}
+
 /// A solution that copies is right on every list whose words ascend, so a listing of ascending
 /// words alone would verify it as a sort: the derivation is refused, and the part is sampled.
 #[test]
 fn a_program_that_reads_by_value_is_not_given_derived_classes() {
-    let task = Entry(Own(SortBlind));
+    let task = Entry(Own(sort_blind()));
     let why = task.0.derivable().expect_err("reads by value");
     assert!(why.contains("reads by value, not by position"), "{why}");
     let config = task.algorithm().config.clone();
@@ -149,51 +166,22 @@ fn feedback_makes_shapes_necessary_and_the_note_says_so() {
     assert!(note.ends_with("list its classes with `shapes`"), "{note}");
 }
 
-/// duplicated's Input declared: the classes are the run-length sequences, 2^(t−1) of t words.
-#[derive(Debug, Clone, Copy)]
-struct Runs;
-
 const RUNS: Algorithm = Algorithm::declare("runs", &["O", "M"], 3, 1, 0, true);
 
-impl Declared for Runs {
-    type Word = u8;
-    type Sample = Vec<u8>;
-    fn algorithm(&self) -> &'static Algorithm {
-        &RUNS
-    }
-    fn sample(&self, level: usize, rng: &mut SampleRng) -> Vec<u8> {
-        (0..level).map(|_| rng.random_range(1..4u8)).collect()
-    }
-    fn input(&self, s: &Vec<u8>) -> Stream<u8> {
-        Stream::first_repeat(s.clone(), 0, Stop { op: 1, count: 1 })
-    }
-    /// Each run's word once.
-    fn program(&self, s: &Vec<u8>) -> Trace<u8> {
-        let mut t = Trace::new(1);
-        s.iter().for_each(|_| t.push_unscored());
-        self.reference(s).into_iter().for_each(|x| t.push(0, &[Some(x)]));
-        t.push(1, &[None]);
-        t
-    }
-    fn reference(&self, s: &Vec<u8>) -> Vec<u8> {
-        let mut out = s.clone();
+/// duplicated's Input declared, each run's word output once: the classes are the run-length
+/// sequences, 2^(t−1) of t words.
+fn runs() -> Outputs {
+    let answer = |s: &[u8]| {
+        let mut out = s.to_vec();
         out.dedup();
         out
-    }
-    fn presents_itself(&self) -> Result<Pattern, String> {
-        Ok(Pattern::FirstRepeat)
-    }
-    fn sample_of(&self, words: Vec<u8>) -> Option<Vec<u8>> {
-        Some(words)
-    }
-    fn distinct_word(&self, k: u64) -> Option<u8> {
-        u8::try_from(k).ok().filter(|&b| b > 0)
-    }
+    };
+    Outputs { algorithm: &RUNS, pattern: Pattern::FirstRepeat, answer }
 }
 
 #[test]
 fn first_repeat_classes_are_the_run_length_sequences() {
-    let task = Entry(Own(Runs));
+    let task = Entry(Own(runs()));
     assert_eq!(task.0.derivable(), Ok(Pattern::FirstRepeat));
     let parts = task.0.shapes(&Bounds(vec![6]));
     assert_eq!(parts[0].count, (1 << 6) - 1);
