@@ -18,8 +18,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     pub up_to: Vec<u64>,
     /// Then sample each part from just above its bound up to this size, in the part's unit
-    /// (the next 8 sizes, then 12 log-spaced to the top; 5 samples each, from the task's own
-    /// levels, seed 5000); 0: do not.
+    /// (the next 20 sizes with 20 samples each, then 12 log-spaced to the top with 5 each;
+    /// from the task's own levels, seed 5000); 0: do not.
     #[arg(long, default_value_t = nhc_tasks::verify::BEYOND)]
     pub beyond: u64,
     /// Print one JSON object.

@@ -322,6 +322,8 @@ const VERIFY_CHUNK: u64 = 1 << 14;
 struct BeyondPlan {
     sizes: Vec<u64>,
     levels: Vec<u64>,
+    /// Samples per size ([`verify::beyond_per_size`]).
+    per: Vec<u64>,
     steps: u64,
     fit: u64,
 }
@@ -488,12 +490,13 @@ impl<T: Task> Entry<T> {
         let mut sizes = verify::beyond_sizes(part.bound, top.min(max.saturating_add(1)));
         sizes.retain(|&s| level(s).is_some_and(|l| (1..=max).contains(&l)));
         let levels: Vec<u64> = sizes.iter().filter_map(|&s| level(s)).collect();
-        let per = verify::BEYOND_PER_SIZE;
+        let per: Vec<u64> = sizes.iter().map(|&s| verify::beyond_per_size(part.bound, s)).collect();
         let steps = levels
             .iter()
-            .map(|&l| task.max_steps(l as usize).saturating_mul(per))
+            .zip(&per)
+            .map(|(&l, &n)| task.max_steps(l as usize).saturating_mul(n))
             .fold(0, u64::saturating_add);
-        (!levels.is_empty()).then_some(BeyondPlan { sizes, levels, steps, fit: 1 })
+        (!levels.is_empty()).then_some(BeyondPlan { sizes, levels, per, steps, fit: 1 })
     }
 
     /// The samples of `plan` that fit the memory limit at once (its largest level's, as
@@ -506,7 +509,7 @@ impl<T: Task> Entry<T> {
         Ok(estimate.in_flight(what, rayon::current_num_threads() as u64)?)
     }
 
-    /// [`verify::BEYOND_PER_SIZE`] samples of each size of `plan`, in parallel, folded in order.
+    /// The samples of each size of `plan` (its `per`), in parallel, folded in order.
     fn beyond(
         &self,
         config: &Config,
@@ -515,13 +518,20 @@ impl<T: Task> Entry<T> {
         plan: &BeyondPlan,
     ) -> verify::Beyond {
         let task = &self.0;
-        let per = verify::BEYOND_PER_SIZE;
+        // Sample i of the stage is sample i − starts[k] of size k.
+        let starts: Vec<u64> = plan.per.iter().scan(0, |s, &n| Some(std::mem::replace(s, *s + n))).collect();
+        let total: u64 = plan.per.iter().sum();
+        let at = |i: u64| {
+            let k = starts.partition_point(|&s| s <= i) - 1;
+            (k, i - starts[k])
+        };
         let draw = |i: u64| {
-            let level = plan.levels[(i / per) as usize] as usize;
-            task.sample(level, &mut sample_rng(verify::SAMPLE_SEED, level, i % per))
+            let (k, index) = at(i);
+            let level = plan.levels[k] as usize;
+            task.sample(level, &mut sample_rng(verify::SAMPLE_SEED, level, index))
         };
         let go = || {
-            (0..plan.levels.len() as u64 * per)
+            (0..total)
                 .into_par_iter()
                 .map_init(
                     || (Workspace::new(config), policy()),
@@ -533,19 +543,20 @@ impl<T: Task> Entry<T> {
                 .collect::<Vec<_>>()
         };
         let ran = on_threads(plan.fit, go);
-        let failed: Vec<u64> =
-            ran.chunks(per as usize).map(|c| c.iter().filter(|r| !r.0).count() as u64).collect();
+        let failed: Vec<u64> = (starts.iter().zip(&plan.per))
+            .map(|(&s, &n)| ran[s as usize..(s + n) as usize].iter().filter(|r| !r.0).count() as u64)
+            .collect();
         let smallest = ran.iter().position(|r| !r.0).map(|i| {
-            let (i, k) = (i as u64, i / per as usize);
+            let (k, index) = at(i as u64);
             let size = plan.sizes[k];
-            let shaped = verify::Shaped { layer: size, cell: [size, 0], sample: draw(i) };
+            let shaped = verify::Shaped { layer: size, cell: [size, 0], sample: draw(i as u64) };
             let run = self.counterexample_of(config, policy, shaped, format!("{size} {layer}"));
-            verify::WrongSample { level: plan.levels[k], index: i % per, run }
+            verify::WrongSample { level: plan.levels[k], index, run }
         });
         verify::Beyond {
             sizes: plan.sizes.clone(),
             levels: plan.levels.clone(),
-            samples: vec![per; plan.sizes.len()],
+            samples: plan.per.clone(),
             failed,
             steps: ran.iter().map(|r| r.1).fold(0, u64::saturating_add),
             seed: verify::SAMPLE_SEED,

@@ -31,10 +31,12 @@ pub const SAMPLED_PER_LEVEL: u64 = 20;
 /// The top size of the beyond stage by default (`nhc verify --beyond`; docs/DESIGN.md,
 /// "Verification").
 pub const BEYOND: u64 = 1_000;
-/// Beyond a bound, every one of the first [`BEYOND_NEXT`] sizes (a model wrong on every
-/// fourth size is wrong near the bound), then at most [`BEYOND_SIZES`] more, log-spaced to the
-/// top; [`BEYOND_PER_SIZE`] samples of each.
-pub const BEYOND_NEXT: u64 = 8;
+/// Beyond a bound, every one of the first [`BEYOND_NEXT`] sizes with [`BEYOND_NEXT_PER_SIZE`]
+/// samples each (most models that stop being right do so within a few sizes of the bound, some
+/// on one sample in twenty), then at most [`BEYOND_SIZES`] more, log-spaced to the top, with
+/// [`BEYOND_PER_SIZE`] samples each.
+pub const BEYOND_NEXT: u64 = 20;
+pub const BEYOND_NEXT_PER_SIZE: u64 = 20;
 pub const BEYOND_SIZES: u64 = 12;
 pub const BEYOND_PER_SIZE: u64 = 5;
 
@@ -217,6 +219,15 @@ pub fn beyond_sizes(bound: u64, top: u64) -> Vec<u64> {
     sizes.push(top);
     sizes.dedup();
     sizes
+}
+
+/// Samples drawn at `size` beyond `bound`: [`BEYOND_NEXT_PER_SIZE`] within the next
+/// [`BEYOND_NEXT`] sizes, [`BEYOND_PER_SIZE`] above.
+pub fn beyond_per_size(bound: u64, size: u64) -> u64 {
+    match size.saturating_sub(bound) <= BEYOND_NEXT {
+        true => BEYOND_NEXT_PER_SIZE,
+        false => BEYOND_PER_SIZE,
+    }
 }
 
 /// What `nhc verify` reports.
@@ -495,11 +506,13 @@ mod tests {
     #[test]
     fn beyond_sizes_are_log_spaced_from_above_the_bound_to_the_top() {
         let s = beyond_sizes(8, 1000);
-        assert_eq!((s.len() as u64, s[BEYOND_NEXT as usize], s[s.len() - 1]), (20, 17, 1000), "{s:?}");
-        assert_eq!(s[..8], [9, 10, 11, 12, 13, 14, 15, 16]);
+        assert_eq!((s.len() as u64, s[BEYOND_NEXT as usize], s[s.len() - 1]), (32, 29, 1000), "{s:?}");
+        assert_eq!(s[..20], (9..29).collect::<Vec<_>>());
         assert!(s.windows(2).all(|w| w[0] < w[1]), "{s:?}");
+        let per: Vec<u64> = s.iter().map(|&n| beyond_per_size(8, n)).collect();
+        assert_eq!((per[19], per[20], per.iter().sum::<u64>()), (20, 5, 460), "{per:?}");
         assert_eq!(beyond_sizes(8, 11), [9, 10, 11]);
-        assert_eq!(beyond_sizes(1, 21), (2..=21).collect::<Vec<_>>());
+        assert_eq!(beyond_sizes(1, 33), (2..=33).collect::<Vec<_>>());
         assert_eq!(beyond_sizes(999, 1000), [1000]);
         assert!(beyond_sizes(2000, 1000).is_empty() && beyond_sizes(5, 0).is_empty());
         assert!(beyond_sizes(u64::MAX, u64::MAX).is_empty());

@@ -7,7 +7,7 @@ use nhc_model::{Agent, BusDecision, MemoryDecision, Observation, Policy};
 use nhc_tasks::any_task::{AnyTask, Entry};
 use nhc_tasks::copy_family::{Copy, Decimals, OP_MARK};
 use nhc_tasks::registry::find_in;
-use nhc_tasks::verify::{BEYOND_PER_SIZE, Bounds, Report};
+use nhc_tasks::verify::{Bounds, Report};
 use nhc_tasks::{Model, Task};
 use serde_json::Value;
 
@@ -59,11 +59,15 @@ fn a_solution_wrong_beyond_its_bound_is_verified_wrong_beyond() {
     assert_eq!((p.failed, p.right_to, r.outcome.as_str()), (0, 20, "verified, wrong beyond"));
     assert!(r.wrong_beyond() && !r.failed());
     let b = p.beyond.as_ref().expect("samples beyond the bound");
-    // 21–28, then log-spaced from 29 to 1 000; wrong from 25 objects on.
-    assert_eq!(b.sizes[..10], [21, 22, 23, 24, 25, 26, 27, 28, 29, 40], "{:?}", b.sizes);
-    assert_eq!((b.sizes.len(), b.sizes.last()), (20, Some(&1000)));
+    // 21–40 with 20 samples each, then log-spaced from 41 to 1 000 with 5 each; wrong from 25
+    // objects on.
+    assert_eq!(b.sizes[..20], (21..=40).collect::<Vec<_>>());
+    assert_eq!(b.sizes[20..22], [41, 55], "{:?}", b.sizes);
+    assert_eq!((b.sizes.len(), b.sizes.last()), (32, Some(&1000)));
     assert_eq!(b.levels, b.sizes, "copy's level ℓ has ℓ objects");
-    let wrong: Vec<u64> = b.sizes.iter().map(|&s| if s >= 25 { BEYOND_PER_SIZE } else { 0 }).collect();
+    let per: Vec<u64> = b.sizes.iter().map(|&s| if s <= 40 { 20 } else { 5 }).collect();
+    assert_eq!(b.samples, per);
+    let wrong: Vec<u64> = b.sizes.iter().zip(&per).map(|(&s, &n)| if s >= 25 { n } else { 0 }).collect();
     assert_eq!(b.failed, wrong);
     let w = b.smallest.as_ref().expect("the smallest wrong sample");
     assert_eq!((w.level, w.index, w.run.layer, w.run.shape.as_str()), (25, 0, 25, "25 objects"));
