@@ -2,6 +2,7 @@
 //! from every start the training sampler draws, and, for search and plan, one problem per goal
 //! index with its reads checked by location.
 
+use super::goal_index_table;
 use super::tree::{Problem, SearchTree};
 use super::world::{ACTIONS, Starts, World};
 use crate::verify::{MAX_INPUTS, Part, Shaped, in_layer};
@@ -248,31 +249,51 @@ pub fn every_problem<W: World>(
 }
 
 /// One problem per goal index of levels 1..=`levels` (search and plan: every action applies, so
-/// node g is the child of node ⌈g/4⌉ − 1): the first start, of evenly spaced ones, where the goal
-/// first appears at node g. Listed by goal index; the reads are checked by location
-/// ([`read_steps`]). Indices no start tried has are named in the note, not verified.
+/// node g is the child of node ⌈g/4⌉ − 1): from the world's table of the first start where the
+/// goal first appears at node g, every start searched ([`World::goal_index_starts`]), else the
+/// first of evenly spaced starts. Listed by goal index; the reads are checked by location
+/// ([`read_steps`]). Indices no start has (table) or no start tried has are named in the note.
 pub fn goal_indices<W: World>(world: &W, plan: bool, levels: u64) -> Option<Part<'_, Problem<W::State>>> {
     let starts = world.starts()?;
     let asked = levels;
     let levels = levels.min(super::MAX_LEVEL as u64);
     let nodes = levels.saturating_mul(ACTIONS as u64);
-    let budget = (CLASS_NODES / nodes.max(1)).clamp(1, starts.count);
     let mut found: Vec<Option<Problem<W::State>>> = vec![None; usize::try_from(nodes).ok()?];
-    let (mut missing, mut tried) = (nodes, 0);
-    for s in (0..starts.count).step_by((starts.count / budget) as usize).take(budget as usize) {
-        let start = (starts.nth)(s);
-        tried += 1;
-        let (tree, goals) = goals(world, &start, false, levels as usize);
-        for (_, g) in goals {
-            if found[g - 1].is_none() {
-                found[g - 1] = Some(Problem { start: start.clone(), goal: tree.states[g].clone() });
-                missing -= 1;
+    let table = world.goal_index_starts().filter(|t| t.len() as u64 >= nodes);
+    let tried = match table {
+        Some(table) => {
+            for (g, slot) in (1..).zip(found.iter_mut()) {
+                let Some(&s) = table.get(g - 1).filter(|&&s| s != goal_index_table::NONE) else { continue };
+                let start = (starts.nth)(u64::from(s));
+                let mut states = vec![start.clone()];
+                for c in 1..=g {
+                    states.push(world.apply(&states[(c - 1) / ACTIONS], (c - 1) % ACTIONS));
+                }
+                *slot = Some(Problem { start, goal: states[g].clone() });
             }
+            starts.count
         }
-        if missing == 0 {
-            break;
+        None => {
+            let budget = (CLASS_NODES / nodes.max(1)).clamp(1, starts.count);
+            let (mut missing, mut tried) = (nodes, 0);
+            for s in (0..starts.count).step_by((starts.count / budget) as usize).take(budget as usize) {
+                let start = (starts.nth)(s);
+                tried += 1;
+                let (tree, goals) = goals(world, &start, false, levels as usize);
+                for (_, g) in goals {
+                    if found[g - 1].is_none() {
+                        found[g - 1] = Some(Problem { start: start.clone(), goal: tree.states[g].clone() });
+                        missing -= 1;
+                    }
+                }
+                if missing == 0 {
+                    break;
+                }
+            }
+            tried
         }
-    }
+    };
+    let every = table.is_some();
     let absent: Vec<u64> = (1..).zip(&found).filter(|(_, p)| p.is_none()).map(|(g, _)| g).collect();
     let listed: Vec<(u64, Problem<W::State>)> =
         found.into_iter().enumerate().filter_map(|(g, p)| Some((g as u64 + 1, p?))).collect();
@@ -282,8 +303,12 @@ pub fn goal_indices<W: World>(world: &W, plan: bool, levels: u64) -> Option<Part
     let steps = listed.iter().map(|(g, _)| g + if plan { 1 + depth(*g) } else { 0 }).sum();
     Some(Part {
         what: format!(
-            "goal index of levels 1–{levels} found in {tried} starts, one problem each (its reads checked \
-             by location: it stands for every problem whose goal first appears at that node)"
+            "goal index of levels 1–{levels} {}, one problem each (its reads checked by location: it \
+             stands for every problem whose goal first appears at that node)",
+            match every {
+                true => format!("some start has ({} of {nodes}; every start searched)", listed.len()),
+                false => format!("found in {tried} starts"),
+            }
         ),
         exhaustive: true,
         axes: ["level", GOAL_INDEX],
@@ -291,13 +316,19 @@ pub fn goal_indices<W: World>(world: &W, plan: bool, levels: u64) -> Option<Part
         bound: levels,
         note: {
             let capped = (levels < asked).then(|| format!("the bound is capped at {levels} levels"));
-            let absent = (!absent.is_empty()).then(|| {
-                format!(
+            let absent = (!absent.is_empty()).then(|| match every {
+                true => format!(
+                    "no goal first appears at node {} from any of the {tried} starts: no problem has \
+                     those {} goal indices",
+                    ranges(&absent),
+                    absent.len()
+                ),
+                false => format!(
                     "no goal first appears at node {} in the {tried} starts tried: those {} goal indices \
                      are not verified",
                     ranges(&absent),
                     absent.len()
-                )
+                ),
             });
             let notes: Vec<String> = capped.into_iter().chain(absent).collect();
             (!notes.is_empty()).then(|| notes.join("; "))
@@ -311,6 +342,50 @@ pub fn goal_indices<W: World>(world: &W, plan: bool, levels: u64) -> Option<Part
             Shaped { layer: level, cell: [level, *g], sample: p.clone() }
         }),
     })
+}
+
+/// For each goal index 1..=4·`levels` (search and plan: every action applies, so node g is the
+/// child of node ⌈g/4⌉ − 1 by action (g − 1) mod 4), the first start of [`World::starts`] from
+/// which the goal first appears at node g, every start searched; `None` where no start has it
+/// (docs/DESIGN.md, "search and plan, goal indices").
+pub fn goal_index_starts<W: World>(world: &W, levels: u64) -> Option<Vec<Option<u64>>> {
+    let count = world.starts()?.count;
+    goal_index_starts_among(world, levels, 0..count)
+}
+
+/// [`goal_index_starts`] over the starts numbered `among` only.
+pub fn goal_index_starts_among<W: World>(
+    world: &W,
+    levels: u64,
+    among: std::ops::Range<u64>,
+) -> Option<Vec<Option<u64>>> {
+    let starts = world.starts()?;
+    let nodes = usize::try_from(levels.saturating_mul(ACTIONS as u64)).ok()?;
+    let none = || vec![None::<u64>; nodes];
+    let earlier = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| a.min(b)).or(a).or(b);
+    let first = (among.start..among.end.min(starts.count))
+        .into_par_iter()
+        .fold(
+            || (none(), Vec::with_capacity(nodes + 1), HashSet::<W::State, BuildHasherDefault<Fx>>::default()),
+            |(mut first, mut states, mut seen), s| {
+                let start = (starts.nth)(s);
+                states.clear();
+                seen.clear();
+                seen.insert(start.clone());
+                states.push(start);
+                for g in 1..=nodes {
+                    let child = world.apply(&states[(g - 1) / ACTIONS], (g - 1) % ACTIONS);
+                    if seen.insert(child.clone()) {
+                        first[g - 1] = earlier(first[g - 1], Some(s));
+                    }
+                    states.push(child);
+                }
+                (first, states, seen)
+            },
+        )
+        .map(|(first, ..)| first)
+        .reduce(none, |a, b| a.into_iter().zip(b).map(|(a, b)| earlier(a, b)).collect());
+    Some(first)
 }
 
 /// For [`crate::Task::read_steps`]: per step of the expected trace, the node it reads, which is

@@ -23,6 +23,7 @@
 //! sliding puzzle) and [`blocks`] (block stacking) are two.
 
 pub mod blocks;
+pub mod goal_index_table;
 pub mod learned;
 pub mod listing;
 pub mod maps;

@@ -366,4 +366,8 @@ impl<const N: usize> World for Sokoban<N> {
         let codes = Board::<N>::support()?;
         Some(Starts { count: codes.len() as u64, nth: Box::new(move |i| Board::unpack(codes[i as usize])) })
     }
+    /// sokoban6's table, levels 1–250 ([`super::goal_index_table`]).
+    fn goal_index_starts(&self) -> Option<&'static [u32]> {
+        (N == 6).then_some(&super::goal_index_table::SOKOBAN6[..])
+    }
 }

@@ -83,6 +83,13 @@ pub trait World: Clone + Send + Sync + 'static {
     fn starts(&self) -> Option<Starts<Self::State>> {
         None
     }
+    /// For each goal index g (search and plan), the first of [`World::starts`] from which the
+    /// goal first appears at node g, every start searched
+    /// ([`super::listing::goal_index_starts`]; [`super::goal_index_table::NONE`]: no start has
+    /// it). `None` (the default): not tabled; the verification searches evenly spaced starts.
+    fn goal_index_starts(&self) -> Option<&'static [u32]> {
+        None
+    }
 }
 
 /// A world's starts ([`World::starts`]): `count` of them, start `i < count` by `nth`.
