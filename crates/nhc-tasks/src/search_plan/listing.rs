@@ -7,8 +7,8 @@ use super::tree::{Problem, SearchTree};
 use super::world::{ACTIONS, Starts, World};
 use crate::verify::{MAX_INPUTS, Part, Shaped, in_layer};
 use rayon::prelude::*;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use rustc_hash::FxHashSet;
+use std::hash::Hash;
 use std::sync::OnceLock;
 
 /// Levels listed by default: (search, plan, search+, plan+), the most that stay under a minute on
@@ -56,12 +56,12 @@ pub fn goals<W: World>(
 /// starts, [`World::starts`]): a list while short (the listing's levels), then a hash set.
 struct Seen<S> {
     list: Vec<S>,
-    set: HashSet<S, BuildHasherDefault<Fx>>,
+    set: FxHashSet<S>,
 }
 
 impl<S: Clone + Eq + Hash> Seen<S> {
     fn new(start: &S) -> Self {
-        Seen { list: vec![start.clone()], set: HashSet::default() }
+        Seen { list: vec![start.clone()], set: FxHashSet::default() }
     }
     /// Whether `s` is new; it is seen from now on.
     fn insert(&mut self, s: &S) -> bool {
@@ -76,22 +76,6 @@ impl<S: Clone + Eq + Hash> Seen<S> {
             self.set.extend(self.list.drain(..));
         }
         self.set.insert(s.clone())
-    }
-}
-
-/// A fast hasher for states (a multiply and a rotation per word, as in rustc's FxHash).
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let word = chunk.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
     }
 }
 
@@ -366,7 +350,7 @@ pub fn goal_index_starts_among<W: World>(
     let first = (among.start..among.end.min(starts.count))
         .into_par_iter()
         .fold(
-            || (none(), Vec::with_capacity(nodes + 1), HashSet::<W::State, BuildHasherDefault<Fx>>::default()),
+            || (none(), Vec::with_capacity(nodes + 1), FxHashSet::<W::State>::default()),
             |(mut first, mut states, mut seen), s| {
                 let start = (starts.nth)(s);
                 states.clear();
