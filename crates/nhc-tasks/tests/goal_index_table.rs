@@ -1,10 +1,10 @@
 //! sokoban6's goal-index table (docs/DESIGN.md, "search and plan, goal indices"): the first start
 //! from which the goal first appears at each node of levels 1–250, and the indices no start has.
 
+use nhc_tasks::search_plan::World;
 use nhc_tasks::search_plan::goal_index_table::{NONE, SOKOBAN6};
 use nhc_tasks::search_plan::listing::{goal_index_starts, goal_index_starts_among, goals};
 use nhc_tasks::search_plan::sokoban::Sokoban;
-use nhc_tasks::search_plan::World;
 
 const LEVELS: u64 = 250;
 
