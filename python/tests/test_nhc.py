@@ -165,7 +165,9 @@ def test_verify_samples_beyond_the_bound(nhc_bin, tmp_path):
     beyond = report["parts"][0]["beyond"]
     assert report["outcome"] == "verified" and (beyond["sizes"][0], beyond["sizes"][-1]) == (31, 200)
     assert beyond["levels"] == beyond["sizes"]  # copy's level l presents l objects
-    assert sum(beyond["failed"]) == 0 and beyond["samples"] == [5] * len(beyond["sizes"])
+    # 20 samples at each of the next 20 sizes (31-50), 5 at each log-spaced one above.
+    assert beyond["sizes"][:21] == list(range(31, 52))
+    assert sum(beyond["failed"]) == 0 and beyond["samples"] == [20] * 20 + [5] * (len(beyond["sizes"]) - 20)
     assert beyond["smallest"] is None
     assert model("copy").verify(up_to=30, beyond=0)["parts"][0]["beyond"] is None
     file = json.loads((MODELS / "copy.json").read_text())
