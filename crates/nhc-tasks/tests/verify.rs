@@ -2,6 +2,9 @@
 //! control-distinct input up to the default bound, the lists hold as many inputs as independent
 //! counts say, and a solution broken from a known shape on is caught exactly there.
 
+mod early_mark;
+
+use early_mark::early_mark;
 use nhc_model::{Agent, BusDecision, MemoryDecision, Observation, Policy};
 use nhc_tasks::addition::Addition;
 use nhc_tasks::any_task::{AnyTask, Entry};
@@ -66,53 +69,12 @@ fn a_domain_with_few_words_caps_the_bound_and_says_so() {
     assert!(r.parts[0].note.as_deref().is_some_and(|n| n.contains("--domain symbolic")));
 }
 
-/// repeatCopy's scripted solution, broken: from the third pass on, with at least four objects,
-/// it marks the end of the pass at once.
-struct Broken {
-    inner: Box<dyn Policy + Send>,
-    presented: usize,
-    marks: usize,
-    objects: usize,
-    passes: usize,
-}
-
-impl Policy for Broken {
-    fn begin(&mut self) {
-        (self.presented, self.marks) = (0, 0);
-        self.inner.begin();
-    }
-    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
-        if obs.input_controller[3] < 0.5 {
-            self.presented += 1;
-        }
-        self.inner.control(obs, c_c, out)
-    }
-    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let mut d = self.inner.bus(c_ib, c_c, read_now);
-        let output = c_ib[3] > 0.5;
-        if output && self.presented >= self.objects && self.marks + 1 >= self.passes {
-            d.op = nhc_tasks::copy_family::OP_MARK;
-        }
-        if output && d.op == nhc_tasks::copy_family::OP_MARK {
-            self.marks += 1;
-        }
-        d
-    }
-}
-
 #[test]
 fn a_solution_broken_from_a_shape_on_is_caught_at_that_shape() {
     let task = Entry(RepeatCopy(Decimals));
     let config = task.0.algorithm().config.clone();
-    let broken = || {
-        Agent::Nhc(Box::new(Broken {
-            inner: task.0.scripted(),
-            presented: 0,
-            marks: 0,
-            objects: 4,
-            passes: 3,
-        }))
-    };
+    // From the third pass on, with at least four objects, it marks the end of the pass at once.
+    let broken = || early_mark(task.0.scripted(), |presented, _, marks| presented >= 4 && marks + 1 >= 3);
     let r = task.verify_with(&config, &broken, "broken", &Bounds(vec![8])).expect("a verification");
     let p = &r.parts[0];
     // Layers are max(objects, copies): layer 4 lists (1,4) (2,4) (3,4) (4,1) (4,2) (4,3) (4,4).

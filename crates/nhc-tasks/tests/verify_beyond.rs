@@ -3,47 +3,22 @@
 //! size, the stage's levels have the sizes it says, and its report does not depend on the
 //! thread count.
 
-use nhc_model::{Agent, BusDecision, MemoryDecision, Observation, Policy};
+mod early_mark;
+
+use early_mark::early_mark;
 use nhc_tasks::any_task::{AnyTask, Entry};
-use nhc_tasks::copy_family::{Copy, Decimals, OP_MARK};
+use nhc_tasks::copy_family::{Copy, Decimals};
 use nhc_tasks::registry::find_in;
 use nhc_tasks::verify::{Bounds, Report};
 use nhc_tasks::{Model, Task};
 use serde_json::Value;
 
-/// copy's scripted solution, broken on lists of at least `from` objects: it marks the end at
-/// the first output step.
-struct LongWrong {
-    inner: Box<dyn Policy + Send>,
-    presented: usize,
-    from: usize,
-}
-
-impl Policy for LongWrong {
-    fn begin(&mut self) {
-        self.presented = 0;
-        self.inner.begin();
-    }
-    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
-        if obs.input_controller[3] < 0.5 {
-            self.presented += 1;
-        }
-        self.inner.control(obs, c_c, out)
-    }
-    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let mut d = self.inner.bus(c_ib, c_c, read_now);
-        if c_ib[3] > 0.5 && self.presented >= self.from {
-            d.op = OP_MARK;
-        }
-        d
-    }
-}
-
 /// The broken copy verified to 20 objects, sampled beyond up to `top`, on a pool of `threads`.
 fn broken_copy(threads: usize, top: u64) -> Report {
     let task = Entry(Copy(Decimals));
     let config = task.0.algorithm().config.clone();
-    let policy = || Agent::Nhc(Box::new(LongWrong { inner: task.0.scripted(), presented: 0, from: 25 }));
+    // Wrong on lists of at least 25 objects: it marks the end at the first output step.
+    let policy = || early_mark(task.0.scripted(), |presented, _, _| presented >= 25);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
     let mut r = pool
         .install(|| task.verify_beyond_with(&config, &policy, "broken", &Bounds(vec![20]), top))

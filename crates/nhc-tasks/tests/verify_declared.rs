@@ -3,9 +3,12 @@
 //! from a length on is caught there, and a declaration whose program reads by value, or whose
 //! feedback carries the data, is sampled with the reason.
 
-use nhc_model::{Agent, BusDecision, MemoryDecision, Observation, Policy, Trace};
+mod early_mark;
+
+use early_mark::early_mark;
+use nhc_model::{Agent, Trace};
 use nhc_tasks::any_task::{AnyTask, Entry};
-use nhc_tasks::copy_family::{Copy, Decimals, OP_MARK};
+use nhc_tasks::copy_family::{Copy, Decimals};
 use nhc_tasks::declared::examples;
 use nhc_tasks::verify::Bounds;
 use nhc_tasks::{Algorithm, Declared, Model, Own, Pattern, SampleRng, Stop, Stream, Task};
@@ -13,39 +16,10 @@ use rand::RngExt;
 
 /// copy's hand-written solution, ending its output after `objects − 1` objects on every list of
 /// at least `objects` objects.
-struct ShortFrom {
-    inner: Box<dyn Policy + Send>,
-    objects: usize,
-    presented: usize,
-    outputs: usize,
-}
-
-impl Policy for ShortFrom {
-    fn begin(&mut self) {
-        (self.presented, self.outputs) = (0, 0);
-        self.inner.begin();
-    }
-    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
-        if obs.input_controller[3] < 0.5 {
-            self.presented += 1;
-        }
-        self.inner.control(obs, c_c, out)
-    }
-    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
-        let mut d = self.inner.bus(c_ib, c_c, read_now);
-        if c_ib[3] > 0.5 {
-            self.outputs += 1;
-            if self.presented >= self.objects && self.outputs == self.objects {
-                d.op = OP_MARK;
-            }
-        }
-        d
-    }
-}
-
 fn copy_solution(objects: usize) -> Agent {
-    let inner = Copy(Decimals).scripted();
-    Agent::Nhc(Box::new(ShortFrom { inner, objects, presented: 0, outputs: 0 }))
+    early_mark(Copy(Decimals).scripted(), move |presented, outputs, _| {
+        presented >= objects && outputs == objects
+    })
 }
 
 #[test]
