@@ -21,6 +21,7 @@ pub mod copy_family;
 pub mod declared;
 pub mod episode;
 pub mod evaluate;
+pub mod every_length;
 pub mod fields;
 pub mod model;
 pub mod programs;
