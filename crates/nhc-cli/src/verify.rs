@@ -4,7 +4,7 @@
 use crate::eval::shell_word;
 use crate::{ModelArgs, emit};
 use anyhow::{Result, bail};
-use nhc_tasks::verify::{Beyond, Bounds, Counterexample, PartReport, Report};
+use nhc_tasks::verify::{Beyond, Bounds, Counterexample, EveryLength, PartReport, Report};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -22,6 +22,11 @@ pub struct Args {
     /// from the task's own levels, seed 5000); 0: do not.
     #[arg(long, default_value_t = nhc_tasks::verify::BEYOND)]
     pub beyond: u64,
+    /// Also prove the model right at every length, or say why no proof was found (copy and
+    /// reverse): a symbolic run proves lists from some length n₀ on, and the listing is raised to
+    /// reach n₀ (docs/DESIGN.md, "Every length").
+    #[arg(long)]
+    pub every_length: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -41,7 +46,12 @@ pub fn verify(mut args: Args) -> Result<()> {
         crate::plots::check_figure_path(path)?;
     }
     let (task, model) = args.model.load()?;
-    let report = task.verify_beyond(&model, &Bounds(args.up_to.clone()), args.beyond)?;
+    let bounds = Bounds(args.up_to.clone());
+    let report = if args.every_length {
+        task.verify_every_length(&model, &bounds, args.beyond)?
+    } else {
+        task.verify_beyond(&model, &bounds, args.beyond)?
+    };
     if let Some(path) = &args.map {
         let grids: Vec<&PartReport> = report.parts.iter().filter(|p| !p.axes[1].is_empty()).collect();
         if grids.is_empty() {
@@ -86,8 +96,27 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
             out += &run_of(&w.run, &what, r, args, &replay);
         }
     }
-    let _ = writeln!(out, "{} in {:.1} s", r.outcome, r.seconds);
+    if let Some(e) = &r.every_length {
+        let _ = writeln!(out, "  {}", every_length_line(e));
+    }
+    let proved = r.every_length.as_ref().is_some_and(|e| e.proof.is_some());
+    let every = if proved { ", every length proved" } else { "" };
+    let _ = writeln!(out, "{}{every} in {:.1} s", r.outcome, r.seconds);
     out
+}
+
+/// The every-length proof in one line: proved (from which length, by which periods), or why not.
+fn every_length_line(e: &EveryLength) -> String {
+    match (&e.proof, &e.reason) {
+        (Some(p), _) => format!(
+            "every length, proved: every list of at least {} objects by a symbolic run ({}), the shorter ones listed above ({:.2} s)",
+            p.n0,
+            p.summary(),
+            e.seconds
+        ),
+        (None, Some(why)) => format!("every length, {}: {why}", e.outcome),
+        (None, None) => format!("every length, {}", e.outcome),
+    }
 }
 
 /// One part in one line: verified, sampled or wrong, with the range that is right, and what

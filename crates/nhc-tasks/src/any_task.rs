@@ -140,6 +140,15 @@ pub trait AnyTask: Sync {
         bounds: &verify::Bounds,
         top: u64,
     ) -> Result<verify::Report, TaskError>;
+    /// [`AnyTask::verify_beyond`] and the every-length proof (docs/DESIGN.md, "Every length"):
+    /// the symbolic run ([`crate::every_length::prove`]) proves every length from its n₀ on,
+    /// and the listing is raised to reach n₀ + P (or the length the symbolic run found wrong).
+    fn verify_every_length(
+        &self,
+        model: &Model,
+        bounds: &verify::Bounds,
+        top: u64,
+    ) -> Result<verify::Report, TaskError>;
     /// A table program of `config` that solves this task's samples, if one exists
     /// ([`crate::programs`]).
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError>;
@@ -410,6 +419,7 @@ impl<T: Task> Entry<T> {
             outcome: verify::Report::outcome_of(&parts).to_string(),
             parts,
             seconds: start.elapsed().as_secs_f64(),
+            every_length: None,
         })
     }
 
@@ -871,6 +881,50 @@ impl<T: Task> AnyTask for Entry<T> {
     ) -> Result<verify::Report, TaskError> {
         let config = model.config(self.0.algorithm());
         self.verify_beyond_with(&config, &|| model.policy(self), &model_name(model), bounds, top)
+    }
+    fn verify_every_length(
+        &self,
+        model: &Model,
+        bounds: &verify::Bounds,
+        top: u64,
+    ) -> Result<verify::Report, TaskError> {
+        use crate::every_length::{Unproved, prove};
+        let start = std::time::Instant::now();
+        let proof =
+            self.0.every_length_order().map_err(|reason| Unproved { reason, wrong_at: None }).and_then(
+                |order| {
+                    let config = model.config(self.0.algorithm());
+                    match model.policy(self) {
+                        Agent::Nhc(mut p) => prove(&config, p.as_mut(), order),
+                        _ => Err(Unproved {
+                            reason: "the every-length proof covers the NHC's memory, not the DNC's".into(),
+                            wrong_at: None,
+                        }),
+                    }
+                },
+            );
+        let seconds = start.elapsed().as_secs_f64();
+        let reach = match &proof {
+            Ok(p) => Some(p.n0 + p.modulus),
+            Err(u) => u.wrong_at,
+        };
+        let bounds = match (reach, bounds.0.as_slice()) {
+            (Some(r), []) => verify::Bounds(vec![r.max(crate::copy_family::LIST_BOUND)]),
+            (Some(r), b) => verify::Bounds(b.iter().map(|b| (*b).max(r)).collect()),
+            (None, _) => bounds.clone(),
+        };
+        let mut report = self.verify_beyond(model, &bounds, top)?;
+        let (outcome, reason, proof) = match proof {
+            Ok(_) if report.failed() => {
+                ("wrong", Some("a length the listing covers is wrong".to_string()), None)
+            }
+            Ok(p) => ("proved", None, Some(p)),
+            Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), None),
+            Err(u) => ("not proved", Some(u.reason), None),
+        };
+        report.every_length =
+            Some(verify::EveryLength { outcome: outcome.to_string(), reason, proof, seconds });
+        Ok(report)
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {
         nhc_io::limits::at_most("the number of samples per level", spec.samples as u64, MAX_SAMPLES as u64)?;

@@ -18,7 +18,7 @@
 //! listed (`nhc verify`), which makes the proof one for every length.
 
 use nhc_model::{Config, FreeWrite, Links, MemoryDecision, MissingLink, Observation, Policy, ReadMode};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -68,20 +68,22 @@ impl Aff {
     pub fn at(self, m: i64) -> i64 {
         self.a * m + self.b
     }
-    /// As text in n, where n = modulus·m + residue (in m when n does not say it with integers).
+    /// As text in n, where n = modulus·m + residue.
     pub fn in_n(self, modulus: i64, residue: i64) -> String {
         if self.a == 0 {
             return self.b.to_string();
         }
-        if self.a % modulus != 0 {
-            return format!("{}·m {} {}", self.a, if self.b < 0 { '−' } else { '+' }, self.b.abs());
-        }
-        let k = self.a / modulus;
-        let c = self.b - k * residue;
-        let lead = match k {
-            1 => "n".to_string(),
-            -1 => "−n".to_string(),
-            k => format!("{k}n"),
+        // a·m + b = (a/P)·(n − r) + b.
+        let g = gcd(self.a.abs(), modulus);
+        let (k, d) = (self.a / g, modulus / g);
+        let c = self.b - if d == 1 { k * residue } else { 0 };
+        let n = if d == 1 || residue == 0 { "n".to_string() } else { format!("(n − {residue})") };
+        let lead = match (k, d) {
+            (1, 1) => n,
+            (-1, 1) => format!("−{n}"),
+            (k, 1) => format!("{k}{n}"),
+            (1, d) => format!("{n}/{d}"),
+            (k, d) => format!("{k}{n}/{d}"),
         };
         match c.cmp(&0) {
             Ordering::Equal => lead,
@@ -230,9 +232,9 @@ struct State {
 }
 
 /// A repeated block the proof found: where, how long, how often.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Regime {
-    pub phase: &'static str,
+    pub phase: String,
     /// The step it starts at, in n.
     pub from_step: String,
     /// Steps per period.
@@ -263,7 +265,7 @@ pub fn steps(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> 
 }
 
 /// The proof of one residue class: lengths n = modulus·m + residue, m ≥ from_m.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Class {
     pub residue: u64,
     pub from_m: i64,
@@ -273,7 +275,7 @@ pub struct Class {
 }
 
 /// A proof that every list of at least `n0` objects is right; below `n0`, lengths are listed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proof {
     pub modulus: u64,
     pub n0: u64,
@@ -291,6 +293,34 @@ pub struct Unproved {
 impl fmt::Display for Unproved {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
+    }
+}
+
+impl Proof {
+    /// The proof in words: its period(s) per phase.
+    pub fn summary(&self) -> String {
+        let Some(c) = self.classes.first() else { return String::new() };
+        let blocks: Vec<String> = c
+            .regimes
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}: {} step{} ({}) repeated {} times from step {}",
+                    r.phase,
+                    r.period,
+                    if r.period == 1 { "" } else { "s" },
+                    r.modes,
+                    r.repeats,
+                    r.from_step
+                )
+            })
+            .collect();
+        let classes = if self.modulus > 1 {
+            format!("n = {}·m + r, each r alike; r = 0: ", self.modulus)
+        } else {
+            String::new()
+        };
+        format!("{classes}{}", blocks.join("; "))
     }
 }
 
@@ -1188,7 +1218,7 @@ impl<'c> Runner<'c> {
         let (m, r) = (self.n.a, self.n.b);
         let from = a.q[0];
         self.regimes.push(Regime {
-            phase: if phase == Phase::Output { "output" } else { "input" },
+            phase: if phase == Phase::Output { "output" } else { "input" }.to_string(),
             from_step: from.in_n(m, r),
             period,
             repeats: j.in_n(m, r),

@@ -195,6 +195,15 @@ pub trait Task: Send + Sync + 'static {
         let _ = bounds;
         Vec::new()
     }
+    /// Which object each output step of a list of n objects reads, when one run per length
+    /// decides the task and [`every_length::prove`] covers it (copy, reverse); otherwise why
+    /// not, in words.
+    fn every_length_order(&self) -> Result<every_length::Order, String> {
+        Err(format!(
+            "the every-length proof covers copy and reverse; in {} the ALU's feedback lets the data reach the control, so a length does not decide a run",
+            self.algorithm().name
+        ))
+    }
     /// Why [`Task::shapes`] lists nothing, when the task can say more than that it cannot (a
     /// declared algorithm: the feedback or the Input that makes `shapes` necessary).
     fn unlisted_because(&self) -> Option<String> {

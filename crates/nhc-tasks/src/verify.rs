@@ -243,6 +243,22 @@ pub struct Report {
     pub outcome: String,
     pub parts: Vec<PartReport>,
     pub seconds: f64,
+    /// With `--every-length`: the proof, or why there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_length: Option<EveryLength>,
+}
+
+/// `nhc verify --every-length` (docs/DESIGN.md, "Every length").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EveryLength {
+    /// `proved` (lengths from `proof.n0` on by the symbolic run, the others listed, all
+    /// right), `wrong` (a length is wrong) or `not proved`.
+    pub outcome: String,
+    /// Why it is not proved.
+    pub reason: Option<String>,
+    pub proof: Option<crate::every_length::Proof>,
+    /// The symbolic run's time (the listing's is the report's).
+    pub seconds: f64,
 }
 
 impl Report {

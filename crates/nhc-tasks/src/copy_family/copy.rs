@@ -34,6 +34,9 @@ impl<O: Objects> Task for Copy<O> {
     fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
         parse_list(&self.0, v)
     }
+    fn every_length_order(&self) -> Result<crate::every_length::Order, String> {
+        Ok(crate::every_length::Order::Forward)
+    }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         vec![list_part(&self.0, bounds)]
     }

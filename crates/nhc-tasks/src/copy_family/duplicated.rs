@@ -67,6 +67,9 @@ impl<O: Objects> Task for Duplicated<O> {
     /// Two parts: every sequence of run lengths presenting 1..=T objects, and n objects each
     /// presented r times for n, r up to N. The Input's signals depend on the run lengths alone;
     /// each run holds a word of its own.
+    fn every_length_order(&self) -> Result<crate::every_length::Order, String> {
+        Err("the every-length proof covers copy and reverse: duplicated's classes are run-length sequences, not lengths".to_string())
+    }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         use crate::verify::{Part, Shaped, capped, composition, grid_cell};
         let o = &self.0;
