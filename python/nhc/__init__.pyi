@@ -91,6 +91,32 @@ class VerifyPart(TypedDict):
     cells: list[VerifyCell]
     beyond: Beyond | None  # None: off, nothing above the bound, or a counterexample within it
 
+class Regime(TypedDict):
+    phase: Literal["input", "output"]
+    from_step: str
+    period: int
+    repeats: str
+    modes: str
+
+class EveryLengthClass(TypedDict):
+    residue: int
+    from_m: int
+    steps: int
+    regimes: list[Regime]
+
+class EveryLengthProof(TypedDict):
+    modulus: int
+    n0: int
+    classes: list[EveryLengthClass]
+
+# `verify(every_length=True)`: proved (lengths from proof["n0"] by the symbolic run, the others
+# listed), wrong, or not proved with the reason.
+class EveryLength(TypedDict):
+    outcome: Literal["proved", "wrong", "not proved"]
+    reason: str | None
+    proof: EveryLengthProof | None
+    seconds: float
+
 class VerifyReport(TypedDict):
     task: str
     domain: str
@@ -98,6 +124,7 @@ class VerifyReport(TypedDict):
     outcome: Literal["verified", "counterexample", "sampled", "verified, wrong beyond", "sampled, wrong beyond"]
     parts: list[VerifyPart]
     seconds: float
+    every_length: NotRequired[EveryLength]
 
 class RunReport(TypedDict):
     output: Any
@@ -240,15 +267,24 @@ class Model:
         domain: str | Order | World | None = None,
     ) -> dict[str, npt.NDArray[Any]]: ...
     def verify(
-        self, up_to: int | Sequence[int] | None = None, domain: str | None = None, beyond: int = 1000
+        self,
+        up_to: int | Sequence[int] | None = None,
+        domain: str | None = None,
+        beyond: int = 1000,
+        every_length: bool = False,
     ) -> VerifyReport:
         """Every control-distinct input up to a bound, then samples beyond it up to size `beyond`
-        (0: none), as `nhc verify`; default bounds run in under a minute."""
+        (0: none), as `nhc verify`; default bounds run in under a minute. every_length: also the
+        proof for every length (`nhc verify --every-length`)."""
 
 def verify(
-    model: Model, up_to: int | Sequence[int] | None = None, domain: str | None = None, beyond: int = 1000
+    model: Model,
+    up_to: int | Sequence[int] | None = None,
+    domain: str | None = None,
+    beyond: int = 1000,
+    every_length: bool = False,
 ) -> VerifyReport:
-    """`model.verify(up_to, domain, beyond)`."""
+    """`model.verify(up_to, domain, beyond, every_length)`."""
 
 def tasks() -> list[TaskInfo]:
     """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""

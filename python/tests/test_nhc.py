@@ -150,6 +150,26 @@ def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
         zero.verify(up_to="ten")
 
 
+def test_verify_every_length_matches_the_command_line(nhc_bin):
+    """`verify(every_length=True)` is `nhc verify --every-length`: copy's committed model is
+    proved right at every length; repeatCopy's is not covered, and says so."""
+    report = nhc.verify(model("copy"), up_to=5, beyond=0, every_length=True)
+    cli = subprocess.run(
+        [nhc_bin, "verify", "--task", "copy", "--model", MODELS / "copy.json", "--up-to", "5", "--beyond", "0", "--every-length", "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    expected = json.loads(cli.stdout)
+    for r in (report, expected):
+        del r["seconds"], r["every_length"]["seconds"]
+    assert report == expected
+    proof = report["every_length"]["proof"]
+    assert report["every_length"]["outcome"] == "proved" and proof["n0"] > 0
+    assert report["parts"][0]["bound"] >= proof["n0"] + proof["modulus"]
+    other = model("repeatCopy").verify(up_to=3, beyond=0, every_length=True)["every_length"]
+    assert other["outcome"] == "not proved" and "copy and reverse" in other["reason"]
+    assert "every_length" not in model("copy").verify(up_to=3, beyond=0)
+
+
 def test_verify_samples_beyond_the_bound(nhc_bin, tmp_path):
     """After the listed inputs, `verify` samples each part from just above its bound up to
     `beyond` (docs/DESIGN.md, "Verification"), as `nhc verify --beyond` does; 0 turns the stage

@@ -61,6 +61,62 @@ fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::er
         let run = nhc(&["run", "--task", "copy", "--model", model, "--input", &list]);
         assert_eq!(run.status.code(), Some(if n < 11 { 0 } else { 3 }), "{n} objects");
     }
+    // Wrong at 11 objects: never proved right at every length.
+    let v = nhc(&["verify", "--task", "copy", "--model", model, "--every-length", "--beyond", "0", "--json"]);
+    assert_eq!(v.status.code(), Some(3), "{}", String::from_utf8_lossy(&v.stderr));
+    let r: Value = serde_json::from_slice(&v.stdout)?;
+    assert_eq!(r["every_length"]["outcome"], "wrong", "{r}");
+    assert!(r["every_length"]["proof"].is_null());
+    Ok(())
+}
+
+/// `--every-length`: copy's and reverse's committed models are proved right at every length
+/// (the listing reaches the proof's n0 even under a smaller bound); repeatCopy says why not.
+#[test]
+fn every_length_proves_copy_and_reverse_and_says_why_not_elsewhere() -> Result<(), Box<dyn std::error::Error>>
+{
+    for task in ["copy", "reverse"] {
+        let out = nhc(&["verify", "--task", task, "--model", &model(task), "--every-length", "--up-to", "5"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("every length, proved: every list of at least "), "{text}");
+        assert!(
+            text.trim_end().lines().last().is_some_and(|l| l.starts_with("verified, every length proved in")),
+            "{text}"
+        );
+        let json = nhc(&[
+            "verify",
+            "--task",
+            task,
+            "--model",
+            &model(task),
+            "--every-length",
+            "--up-to",
+            "5",
+            "--json",
+        ]);
+        let r: Value = serde_json::from_slice(&json.stdout)?;
+        let n0 = r["every_length"]["proof"]["n0"].as_u64().ok_or("n0")?;
+        let modulus = r["every_length"]["proof"]["modulus"].as_u64().ok_or("modulus")?;
+        assert!(r["parts"][0]["bound"].as_u64() >= Some(n0 + modulus), "{r}");
+        assert_eq!(r["every_length"]["outcome"], "proved");
+    }
+    let out = nhc(&[
+        "verify",
+        "--task",
+        "repeatCopy",
+        "--model",
+        &model("repeatCopy"),
+        "--every-length",
+        "--up-to",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("every length, not proved: the every-length proof covers copy and reverse"),
+        "{text}"
+    );
     Ok(())
 }
 

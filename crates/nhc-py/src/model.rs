@@ -603,13 +603,18 @@ impl Model {
     /// family and sort, symbolic for arithmetic), else the model's. A declared algorithm lists
     /// its inputs with its `shapes`, and is sampled without it; the user's `Order` and `World`
     /// are not verified.
-    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND))]
+    /// every_length: also prove the model right at every length, as `nhc verify
+    /// --every-length` (copy and reverse; others say why not): the dict's `every_length` has
+    /// `outcome` ("proved", "wrong", "not proved"), `reason`, and `proof` (`n0`, `modulus`,
+    /// per residue class its `regimes`: the repeated blocks).
+    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=false))]
     fn verify<'py>(
         &self,
         py: Python<'py>,
         up_to: Option<&Bound<'py, PyAny>>,
         domain: Option<&Bound<'py, PyAny>>,
         beyond: u64,
+        every_length: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let bounds = match up_to.filter(|u| !u.is_none()) {
             None => Vec::new(),
@@ -621,22 +626,24 @@ impl Model {
             },
         };
         let bounds = nhc_tasks::verify::Bounds(bounds);
+        let model = &self.model;
+        let check = |task: &dyn nhc_tasks::AnyTask| match every_length {
+            true => task.verify_every_length(model, &bounds, beyond),
+            false => task.verify_beyond(model, &bounds, beyond),
+        };
         let listing = (self.declared.is_none() && self.user.is_none() && domain.is_none_or(|d| d.is_none()))
             .then(|| registry::verification_domain(self.name()))
             .flatten();
         let report = match listing {
             Some(d) => {
                 let task = registry::find_in(self.name(), Some(d)).map_err(task_error)?;
-                py.detach(|| task.verify_beyond(&self.model, &bounds, beyond)).map_err(task_error)?
+                py.detach(|| check(task)).map_err(task_error)?
             }
             None => match self.domain_arg(domain)? {
-                Domain::Named(task) => {
-                    py.detach(|| task.verify_beyond(&self.model, &bounds, beyond)).map_err(task_error)?
-                }
+                Domain::Named(task) => py.detach(|| check(task)).map_err(task_error)?,
                 Domain::Declared(declared) => {
                     let task = declared.entry();
-                    let r =
-                        crate::declared::detached(py, || task.verify_beyond(&self.model, &bounds, beyond));
+                    let r = crate::declared::detached(py, || check(&task));
                     declared.calls().check()?;
                     r.map_err(task_error)?
                 }

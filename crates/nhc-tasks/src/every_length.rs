@@ -376,11 +376,12 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
                 Err(Fail::Wrong { step, what }) => {
                     let m = run.sym.m_min.max(1);
                     let n = modulus * m + r;
+                    let lists = match modulus {
+                        1 => format!("every list of at least {n} objects"),
+                        _ => format!("every list of n = {modulus}·m + {r} objects from n = {n}"),
+                    };
                     return Err(Unproved {
-                        reason: format!(
-                            "wrong on every list of n = {modulus}·m + {r} objects from n = {n}: at step {} {what}",
-                            step.in_n(modulus, r)
-                        ),
+                        reason: format!("wrong on {lists}: at step {} {what}", step.in_n(modulus, r)),
                         wrong_at: Some(n as u64),
                     });
                 }
@@ -419,7 +420,12 @@ struct Runner<'c> {
     c_c: Vec<f32>,
     /// Every step, when asked ([`steps`]).
     record: Option<Vec<Step>>,
+    /// The words read in the last [`RECENT`] steps, bit for bit (for the diagnosis).
+    recent: std::collections::VecDeque<Vec<u32>>,
 }
+
+/// Steps whose words read the diagnosis looks at.
+const RECENT: usize = 64;
 
 impl<'c> Runner<'c> {
     fn new(config: &'c Config, order: Order, n: Aff) -> Self {
@@ -441,6 +447,7 @@ impl<'c> Runner<'c> {
             dec: MemoryDecision::new(config),
             c_c: vec![0.0; config.controller],
             record: None,
+            recent: std::collections::VecDeque::with_capacity(RECENT),
         }
     }
 
@@ -507,11 +514,26 @@ impl<'c> Runner<'c> {
             Phase::Output => "output",
             _ => "input",
         };
-        let explicit = self.st.segs.iter().filter(|s| matches!(s, Seg::One(_))).count();
-        format!(
-            "no repeating block within {} steps: at step {} of the {phase} phase the memory still holds {explicit} cells that repeat no neighbour (a word that keeps drifting, or links the proof does not follow)",
+        let at = format!(
+            "no repeating block within {} steps ({phase} phase, step {})",
             self.steps,
             self.st.t.in_n(self.n.a, self.n.b)
+        );
+        let words = &self.recent;
+        let fresh = words.iter().enumerate().all(|(i, w)| !words.iter().take(i).any(|v| v == w));
+        if fresh && words.len() > 1 {
+            let (a, b) = (&words[words.len() - 2], &words[words.len() - 1]);
+            let ulps =
+                a.iter().zip(b).map(|(x, y)| (i64::from(*x as i32) - i64::from(*y as i32)).abs()).max();
+            return format!(
+                "{at}: the word the head reads was new at each of the last {} steps, the last two {} units in the last place apart: a word that drifts and reaches no fixed point within the proof's budget",
+                words.len(),
+                ulps.unwrap_or(0)
+            );
+        }
+        let explicit = self.st.segs.iter().filter(|s| matches!(s, Seg::One(_))).count();
+        format!(
+            "{at}: the memory holds {explicit} cells that repeat no neighbour (words that keep changing, or links the proof does not follow)"
         )
     }
 
@@ -774,6 +796,10 @@ impl<'c> Runner<'c> {
         let read_word = self.cell(target).word.clone();
         let read_data = self.cell(target).data;
         let op = policy.bus(&signal, &self.c_c, &read_word).op;
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(read_word.iter().map(|x| x.to_bits()).collect());
         if let Some(r) = &mut self.record {
             r.push(Step {
                 mode: mode_char(mode),
