@@ -3,7 +3,7 @@
 algorithm's listing domain) on the model in the run's directory, kept as a small record in the
 line's `verify` field (docs/DESIGN.md, "Verification").
 
-    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--tasks T,U] [--jobs 2] [--nhc target/release/nhc] [--screen]
+    python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--tasks T,U] [--jobs 2] [--nhc target/release/nhc] [--screen] [--every-length] [--skip-changed]
 
 The run directories named in the lines (`dir`), or DIR/TASK-SEED with --runs, must hold the
 runs: a sweep with the same command recreates them bit for bit (training is deterministic;
@@ -77,7 +77,16 @@ def summary(report):
             if w:
                 part["beyond"]["smallest"] = [w["level"], b["seed"], w["index"]]
         parts.append(part)
-    return {"domain": report["domain"], "outcome": report["outcome"], "parts": parts}
+    record = {"domain": report["domain"], "outcome": report["outcome"], "parts": parts}
+    e = report.get("every_length")
+    if e:
+        proof = e.get("proof") or {}
+        record["every_length"] = {
+            k: v
+            for k, v in {"outcome": e["outcome"], "n0": proof.get("n0"), "modulus": proof.get("modulus"), "reason": e.get("reason")}.items()
+            if v is not None
+        }
+    return record
 
 
 def run_dir(line, runs):
@@ -88,7 +97,11 @@ def run_dir(line, runs):
     return Path(runs) / f"{s['task']}-{s['seed']}"
 
 
-def verify(nhc, line, runs, screen=False):
+# --every-length: the tasks the every-length proof covers (docs/DESIGN.md, "Every length").
+EVERY_LENGTH = {"copy", "reverse"}
+
+
+def verify(nhc, line, runs, screen=False, every_length=False, skip_changed=False):
     run = run_dir(line, runs)
     if not (run / "eval.json").exists():
         return None  # not (yet) there: --partial leaves the line for a later call
@@ -96,11 +109,16 @@ def verify(nhc, line, runs, screen=False):
     theirs = line["summary"]
     keys = ["task", "variant", "seed", "iterations", "learning_iterations", "outcome"]
     if any(mine.get(k) != theirs.get(k) for k in keys):
+        if skip_changed:
+            print(f"{run}: its summary is not the line's: the line keeps its record", file=sys.stderr)
+            return None
         raise SystemExit(f"{run}: its summary is not the line's (rerun the sweep that made it)")
     task, variant = theirs["task"], theirs["variant"]
     cmd = [nhc, "verify", "--task", task, "--variant", variant, "--model", str(run / "model.json"), "--json"]
     if screen and task in SCREEN_BOUNDS:
         cmd += ["--up-to", SCREEN_BOUNDS[task]]
+    if every_length and task in EVERY_LENGTH:
+        cmd += ["--every-length"]
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     # 3: a counterexample within the bound; 5: right within it, wrong on a sample beyond it.
@@ -119,6 +137,11 @@ def main():
     ap.add_argument("--partial", action="store_true", help="skip the runs whose directory is not there yet")
     ap.add_argument("--screen", action="store_true", help="bounds within lengths up to 30 (a recipe's screen)")
     ap.add_argument("--tasks", help="verify only these tasks' lines (comma-separated)")
+    ap.add_argument("--every-length", action="store_true", help="add the every-length proof (copy, reverse)")
+    ap.add_argument(
+        "--skip-changed", action="store_true",
+        help="leave the lines whose run directory holds another run (a later build retrained it differently) as they are",
+    )
     args = ap.parse_args()
     for file in args.files:
         path = Path(file)
@@ -140,7 +163,9 @@ def main():
 
         # Each record is saved as it comes, so a stopped call keeps the runs it verified.
         with ThreadPoolExecutor(args.jobs) as pool:
-            for i, record in zip(todo, pool.map(lambda i: verify(args.nhc, lines[i], args.runs, args.screen), todo)):
+            for i, record in zip(todo, pool.map(
+                    lambda i: verify(args.nhc, lines[i], args.runs, args.screen, args.every_length, args.skip_changed), todo
+                )):
                 if record is None:
                     continue
                 lines[i]["verify"] = record

@@ -226,7 +226,20 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
     // Records older than the beyond stage have no samples beyond the bound: no column for them.
     let beyond =
         runs.iter().filter_map(|r| r.verify.as_ref()).any(|v| v.parts.iter().any(|p| p.beyond.is_some()));
-    let (head, rule) = if beyond { (" runs right beyond (sampled) |", "---:|") } else { ("", "") };
+    let (mut head, mut rule) = if beyond { (" runs right beyond (sampled) |", "---:|") } else { ("", "") };
+    // Records with the every-length proof (copy and reverse): a column of the runs proved.
+    let every = runs.iter().filter_map(|r| r.verify.as_ref()).any(|v| v.every_length.is_some());
+    let every_head = format!("{head} every length, proved |");
+    let every_rule = format!("{rule}---:|");
+    if every {
+        (head, rule) = (every_head.as_str(), every_rule.as_str());
+        md.insert_str(
+            md.len() - 2,
+            " Every length, proved: `nhc verify --every-length` proved the run right on lists of \
+             every length (a symbolic run from n₀ on, the shorter lengths listed; docs/DESIGN.md, \
+             \"Every length\"); it covers copy and reverse.",
+        );
+    }
     if beyond {
         md.insert_str(
             md.len() - 2,
@@ -273,9 +286,20 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
                     format!(" {right} of {} |", sampled.len())
                 }
             };
+            let every_cell = match (every, k) {
+                (false, _) => String::new(),
+                (true, 0) => {
+                    let records: Vec<_> = verified.iter().filter_map(|v| v.every_length.as_ref()).collect();
+                    match records.len() {
+                        0 => " – |".to_string(),
+                        n => format!(" {} of {n} |", records.iter().filter(|e| e.outcome == "proved").count()),
+                    }
+                }
+                (true, _) => " |".to_string(),
+            };
             writeln!(
                 md,
-                "| {task} | {}{kind} | {right} of {} | {:.0} {} | {far} | {}{more} |{beyond_cell} {} |",
+                "| {task} | {}{kind} | {right} of {} | {:.0} {} | {far} | {}{more} |{beyond_cell}{every_cell} {} |",
                 part.what,
                 parts.len(),
                 quantile(&to, 0.5),

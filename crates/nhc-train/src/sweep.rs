@@ -102,6 +102,23 @@ pub struct RunVerification {
     /// beyond` when only a sample beyond a bound is wrong.
     pub outcome: String,
     pub parts: Vec<VerifiedPart>,
+    /// `nhc verify --every-length` (copy and reverse); absent where it was not asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_length: Option<EveryLengthRecord>,
+}
+
+/// The small record of a run's every-length proof (docs/DESIGN.md, "Every length").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EveryLengthRecord {
+    /// `proved`, `wrong` or `not proved`.
+    pub outcome: String,
+    /// The proof's n₀ (lengths from it on by the symbolic run) and modulus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n0: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modulus: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One part of a run's verification.
