@@ -251,6 +251,10 @@ enum Command {
         /// Add the control words written (v) and read (c_m) to the table.
         #[arg(long)]
         words: bool,
+        /// Show only these steps, `A-B` or `A` (from 0; e.g. the repeating block `nhc verify
+        /// --every-length` names). The verdict is the whole run's.
+        #[arg(long, value_parser = trace::parse_steps)]
+        steps: Option<(u64, u64)>,
         /// Also draw the behaviour (locations written and read, read modes, ops) to this
         /// file, .svg or .png (`--svg` is the same flag).
         #[arg(long, alias = "svg")]
@@ -450,9 +454,9 @@ fn real_main() -> Result<()> {
         }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
         Command::Verify(args) => verify::verify(args),
-        Command::Trace { model, level: typed, seed, index, input, maps, json, words, figure } => {
+        Command::Trace { model, level: typed, seed, index, input, maps, json, words, steps, figure } => {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
-            trace::trace(&model, source, trace::Show { json, words, figure })
+            trace::trace(&model, source, trace::Show { json, words, steps, figure })
         }
         Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet, json } => {
             let show = train::Show { quiet, json };

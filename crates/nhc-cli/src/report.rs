@@ -292,7 +292,9 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
                     let records: Vec<_> = verified.iter().filter_map(|v| v.every_length.as_ref()).collect();
                     match records.len() {
                         0 => " – |".to_string(),
-                        n => format!(" {} of {n} |", records.iter().filter(|e| e.outcome == "proved").count()),
+                        n => {
+                            format!(" {} of {n} |", records.iter().filter(|e| e.outcome == "proved").count())
+                        }
                     }
                 }
                 (true, _) => " |".to_string(),

@@ -19,7 +19,24 @@ pub struct Source {
 pub struct Show {
     pub json: bool,
     pub words: bool,
+    /// Only these steps (inclusive).
+    pub steps: Option<(u64, u64)>,
     pub figure: Option<PathBuf>,
+}
+
+/// `--steps A-B` or `A`: an inclusive range of steps, from 0.
+pub fn parse_steps(s: &str) -> Result<(u64, u64), String> {
+    let number = |x: &str| {
+        x.trim().parse::<u64>().map_err(|_| format!("`{s}`: give steps as A-B or A, whole numbers from 0"))
+    };
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(s)?, number(s)?),
+    };
+    if a > b {
+        return Err(format!("`{s}`: the first step is after the last"));
+    }
+    Ok((a, b))
 }
 
 pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
@@ -34,7 +51,20 @@ pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
         let title = format!("{}: behaviour on one sample ({} steps)", task.name(), rows.len());
         crate::plots::behaviour(&rows, task.ops(), &title, &path)?;
     }
-    print_trace(&rows, show.json, show.words, model.config(task.algorithm()).read_heads)?;
+    let shown: Vec<_> = match show.steps {
+        Some((a, b)) => {
+            if a >= rows.len() as u64 {
+                bail!(
+                    "--steps {a}-{b}: the run has {} steps (0–{})",
+                    rows.len(),
+                    rows.len().saturating_sub(1)
+                );
+            }
+            rows.iter().filter(|r| (a..=b).contains(&r.step)).cloned().collect()
+        }
+        None => rows,
+    };
+    print_trace(&shown, show.json, show.words, model.config(task.algorithm()).read_heads)?;
     if !show.json {
         let verdict = if report.correct { "correct" } else { "WRONG" };
         emit(&format!("answer: {}\n{verdict}\n", report.output))?;

@@ -98,6 +98,17 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     }
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
+        if let Some((n, blocks)) = e.proof.as_ref().and_then(|p| p.blocks()) {
+            for (phase, from, to) in blocks {
+                let _ = writeln!(
+                    out,
+                    "    {phase} block, two periods at {n} objects: nhc trace --task {} --domain {} --model {} --level {n} --steps {from}-{to} --words",
+                    r.task,
+                    r.domain,
+                    shell_word(&args.model)
+                );
+            }
+        }
     }
     let proved = r.every_length.as_ref().is_some_and(|e| e.proof.is_some());
     let every = if proved { ", every length proved" } else { "" };

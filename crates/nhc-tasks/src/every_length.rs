@@ -243,6 +243,9 @@ pub struct Regime {
     pub repeats: String,
     /// The read modes of one period.
     pub modes: String,
+    /// The first step, as a number of the run.
+    #[serde(skip)]
+    pub start: Aff,
 }
 
 /// One step of the abstract machine, as the machine shows it: read mode, operation, the index
@@ -297,6 +300,23 @@ impl fmt::Display for Unproved {
 }
 
 impl Proof {
+    /// The smallest length the symbolic run covers in residue 0, and there, per regime of that
+    /// residue, its phase and the steps of its first two periods.
+    pub fn blocks(&self) -> Option<(u64, Vec<(String, u64, u64)>)> {
+        let c = self.classes.iter().find(|c| c.residue == 0)?;
+        let m = self.n0.div_ceil(self.modulus).max(c.from_m.max(1) as u64);
+        let n = m * self.modulus;
+        let blocks = c
+            .regimes
+            .iter()
+            .map(|r| {
+                let from = r.start.at(m as i64).max(0) as u64;
+                (r.phase.clone(), from, from + 2 * r.period - 1)
+            })
+            .collect();
+        Some((n, blocks))
+    }
+
     /// The proof in words: its period(s) per phase.
     pub fn summary(&self) -> String {
         let Some(c) = self.classes.first() else { return String::new() };
@@ -1249,6 +1269,7 @@ impl<'c> Runner<'c> {
             period,
             repeats: j.in_n(m, r),
             modes,
+            start: from,
         });
         self.set_quantities(&q);
         Ok(true)
