@@ -99,7 +99,7 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
         if let Some((n, blocks)) = e.proof.as_ref().and_then(|p| p.blocks()) {
-            for (phase, from, to) in blocks {
+            for nhc_tasks::every_length::Block { phase, from, to } in blocks {
                 let _ = writeln!(
                     out,
                     "    {phase} block, two periods at {n} objects: nhc trace --task {} --domain {} --model {} --level {n} --steps {from}-{to} --words",

@@ -277,6 +277,14 @@ pub struct Class {
     pub regimes: Vec<Regime>,
 }
 
+/// A repeated block's first two periods at one length: its phase and steps `from..=to`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub phase: String,
+    pub from: u64,
+    pub to: u64,
+}
+
 /// A proof that every list of at least `n0` objects is right; below `n0`, lengths are listed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proof {
@@ -302,7 +310,7 @@ impl fmt::Display for Unproved {
 impl Proof {
     /// The smallest length the symbolic run covers in residue 0, and there, per regime of that
     /// residue, its phase and the steps of its first two periods.
-    pub fn blocks(&self) -> Option<(u64, Vec<(String, u64, u64)>)> {
+    pub fn blocks(&self) -> Option<(u64, Vec<Block>)> {
         let c = self.classes.iter().find(|c| c.residue == 0)?;
         let m = self.n0.div_ceil(self.modulus).max(c.from_m.max(1) as u64);
         let n = m * self.modulus;
@@ -311,7 +319,7 @@ impl Proof {
             .iter()
             .map(|r| {
                 let from = r.start.at(m as i64).max(0) as u64;
-                (r.phase.clone(), from, from + 2 * r.period - 1)
+                Block { phase: r.phase.clone(), from, to: from + 2 * r.period - 1 }
             })
             .collect();
         Some((n, blocks))
@@ -371,7 +379,8 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
     let mut modulus = 1i64;
     'split: loop {
         let mut classes = Vec::new();
-        for r in 0..modulus {
+        let p = modulus;
+        for r in 0..p {
             let mut run = Runner::new(config, order, Aff { a: modulus, b: r });
             match run.run(policy) {
                 Ok(()) => classes.push(Class {
@@ -736,8 +745,8 @@ impl<'c> Runner<'c> {
             && let Head::On(h) = self.st.head
         {
             let w = &mut self.cell_mut(h).word;
-            for k in 0..c {
-                w[k] = w[k] * (1.0 - dec.prev_erase[k]) + dec.prev_write[k];
+            for ((x, e), v) in w.iter_mut().zip(&dec.prev_erase[..c]).zip(&dec.prev_write[..c]) {
+                *x = *x * (1.0 - e) + v;
             }
         }
 

@@ -10,7 +10,7 @@ use nhc_tasks::copy_family::copy::ForwardScript;
 use nhc_tasks::copy_family::{
     OP_MARK, OP_OUTPUT, Sequence, SequenceModules, SignalSet, plan_mark, word_first, word_last, word_marked,
 };
-use nhc_tasks::every_length::{Order, prove, steps};
+use nhc_tasks::every_length::{Order, Step, prove, steps};
 use nhc_tasks::{Model, ModelFile, any_task::AnyTask, registry::find_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,12 +48,7 @@ const SHIPPED: [(&str, &str, Order); 4] = [
 /// The machine's steps on objects 1..=n (0 is the default word), as the abstract machine
 /// records them, and whether the run was right: every output in order (copy) or reversed, then
 /// `M`, then the Input stops.
-fn machine(
-    config: &Config,
-    policy: &mut dyn Policy,
-    order: Order,
-    n: u64,
-) -> (Vec<(char, usize, Option<i64>, Vec<u32>)>, bool) {
+fn machine(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> (Vec<Step>, bool) {
     let sample = Sequence { items: (1..=n).collect::<Vec<u64>>(), passes: 1 };
     let mut modules = SequenceModules::new(&sample, SignalSet::FirstInnerLast);
     let mut m = Machine::<u64>::new(config);
@@ -68,7 +63,12 @@ fn machine(
             ReadMode::Child(_) => 'C',
         };
         let object = (r.reads[0] != 0).then(|| r.reads[0] as i64 - 1);
-        out.push((mode, r.op, object, r.control_reads.iter().map(|x| x.to_bits()).collect()));
+        out.push(Step {
+            mode,
+            op: r.op,
+            object,
+            word: r.control_reads.iter().map(|x| x.to_bits()).collect(),
+        });
         if r.step >= n {
             let k = r.step - n;
             let want = match order {
@@ -103,8 +103,6 @@ fn the_abstract_machine_steps_as_the_machine_does() {
         for n in (3..=90).chain([257, 263, 300]) {
             let (abstract_steps, right) = steps(p.config(), pol.as_mut(), order, n);
             let (real, real_right) = machine(p.config(), pol.as_mut(), order, n);
-            let abstract_steps: Vec<_> =
-                abstract_steps.into_iter().map(|s| (s.mode, s.op, s.object, s.word)).collect();
             assert_eq!(abstract_steps, real, "{path} n = {n}");
             assert_eq!(right, real_right, "{path} n = {n}");
         }
@@ -116,11 +114,7 @@ fn the_abstract_machine_steps_as_the_machine_does() {
         for n in 3..=40 {
             let (a, right) = steps(&config, pol.as_mut(), order, n);
             let (real, real_right) = machine(&config, pol.as_mut(), order, n);
-            assert_eq!(
-                a.into_iter().map(|s| (s.mode, s.op, s.object, s.word)).collect::<Vec<_>>(),
-                real,
-                "{name} {n}"
-            );
+            assert_eq!(a, real, "{name} {n}");
             assert!(right && real_right, "{name} {n}");
         }
     }
