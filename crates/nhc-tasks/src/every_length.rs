@@ -1078,18 +1078,22 @@ impl<'c> Runner<'c> {
                 if !(0..p).all(|i| self.cell(ids[i]).same(self.cell(ids[i + p]))) {
                     continue;
                 }
-                // One constant stride for every object of the block.
+                // One constant stride for every object of the block. Every difference the
+                // decision looks at is logged: its value when constant (the stride is shape),
+                // its sign when it grows with m (never a stride, in any repetition).
                 let mut stride: Option<i64> = None;
                 let mut ok = true;
                 for i in 0..p {
                     if let (Some(x), Some(y)) = (self.cell(ids[i]).data, self.cell(ids[i + p]).data) {
                         let d = y.sub(x);
-                        if d.a != 0 || stride.is_some_and(|s| s != d.b) {
+                        if d.a != 0 {
+                            self.sym.sign(d);
                             ok = false;
-                            break;
+                            continue;
                         }
-                        stride = Some(d.b);
                         self.sym.log.push((d, Outcome::Exact(d.b)));
+                        ok &= stride.is_none_or(|s| s == d.b);
+                        stride = Some(d.b);
                     }
                 }
                 if !ok {
