@@ -915,8 +915,9 @@ impl<T: Task> AnyTask for Entry<T> {
         };
         let mut report = self.verify_beyond(model, &bounds, top)?;
         let (outcome, reason, proof) = match proof {
-            Ok(_) if report.failed() => {
-                ("wrong", Some("a length the listing covers is wrong".to_string()), None)
+            // Whatever the symbolic run found, a listed length is wrong.
+            _ if report.failed() => {
+                ("wrong", Some("a listed length is wrong: the counterexample above".to_string()), None)
             }
             Ok(p) => ("proved", None, Some(p)),
             Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), None),
