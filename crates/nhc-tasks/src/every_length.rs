@@ -36,7 +36,7 @@ const MAX_SEGMENTS: usize = 3_000;
 /// Largest block a run repeats.
 const MAX_BLOCK: usize = 8;
 /// Largest modulus P the proof splits lengths into.
-const MAX_MODULUS: i64 = 64;
+const MAX_MODULUS: i64 = 1024;
 
 /// `a·m + b`: a number of the symbolic run, in its parameter m.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -449,8 +449,10 @@ struct Runner<'c> {
     c_c: Vec<f32>,
     /// Every step, when asked ([`steps`]).
     record: Option<Vec<Step>>,
-    /// The words read in the last [`RECENT`] steps, bit for bit (for the diagnosis).
+    /// The words read and written in the last [`RECENT`] steps, bit for bit (for the
+    /// diagnosis).
     recent: std::collections::VecDeque<Vec<u32>>,
+    written: std::collections::VecDeque<Vec<u32>>,
 }
 
 /// Steps whose words read the diagnosis looks at.
@@ -477,6 +479,7 @@ impl<'c> Runner<'c> {
             c_c: vec![0.0; config.controller],
             record: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
+            written: std::collections::VecDeque::with_capacity(RECENT),
         }
     }
 
@@ -561,8 +564,14 @@ impl<'c> Runner<'c> {
             );
         }
         let explicit = self.st.segs.iter().filter(|s| matches!(s, Seg::One(_))).count();
+        let mut kinds: Vec<&Vec<u32>> = self.written.iter().collect();
+        kinds.sort();
+        kinds.dedup();
         format!(
-            "{at}: the memory holds {explicit} cells that repeat no neighbour (words that keep changing, or links the proof does not follow)"
+            "{at}: the memory holds {explicit} cells that repeat no neighbour and {} segments; the last {} steps wrote {} different words (words that have not settled into a block of at most {MAX_BLOCK} cells within the budget, or links the proof does not follow)",
+            self.st.segs.len(),
+            self.written.len(),
+            kinds.len()
         )
     }
 
@@ -829,6 +838,10 @@ impl<'c> Runner<'c> {
             self.recent.pop_front();
         }
         self.recent.push_back(read_word.iter().map(|x| x.to_bits()).collect());
+        if self.written.len() == RECENT {
+            self.written.pop_front();
+        }
+        self.written.push_back(dec.write[..c].iter().map(|x| x.to_bits()).collect());
         if let Some(r) = &mut self.record {
             r.push(Step {
                 mode: mode_char(mode),
@@ -836,17 +849,6 @@ impl<'c> Runner<'c> {
                 object: read_data.map(|d| d.b),
                 word: read_word.iter().map(|x| x.to_bits()).collect(),
             });
-        }
-
-        // Free gates (4d).
-        if dec.free_read[0] && target != w {
-            return Err(Fail::Reason(format!(
-                "the model frees a location it reads (f_r) at step {}: the proof follows only frees of the location just written",
-                self.st.t.in_n(self.n.a, self.n.b)
-            )));
-        }
-        if dec.free_write[0] || dec.free_read[0] {
-            self.release(w)?;
         }
 
         // The expected trace: outputs in order, then M.
@@ -879,6 +881,18 @@ impl<'c> Runner<'c> {
                 });
             }
         }
+        // Free gates (4d), after the check: at the run's last step (its `M`) they change
+        // nothing that follows.
+        if dec.free_read[0] && target != w {
+            return Err(Fail::Reason(format!(
+                "the model frees a location it reads (f_r) at step {}: the proof follows only frees of the location just written",
+                self.st.t.in_n(self.n.a, self.n.b)
+            )));
+        }
+        if dec.free_write[0] || dec.free_read[0] {
+            self.release(w)?;
+        }
+
         self.st.prev_op = Some(op);
         self.st.t = self.st.t.plus(1);
         Ok(false)
@@ -1068,9 +1082,23 @@ impl<'c> Runner<'c> {
     }
 
     fn create(&mut self, free: &dyn Fn(&Seg) -> bool) -> bool {
+        // Cells change at the tail (writes) and around the head (updates, dropped links): new
+        // runs are looked for there, which keeps a step's cost independent of the memory's size.
+        let len = self.st.segs.len();
+        let head = match self.st.head {
+            Head::On(h) => Some(self.pos(h)),
+            _ => None,
+        };
+        let reach = 2 * MAX_BLOCK + 2;
         for p in 1..=MAX_BLOCK {
             let segs = &self.st.segs;
-            for k in 0..segs.len().saturating_sub(2 * p - 1) {
+            let last = len.saturating_sub(2 * p - 1);
+            let near_tail = last.saturating_sub(reach)..last;
+            let near_head = head.map_or(0..0, |h| h.saturating_sub(2 * p + reach)..(h + reach).min(last));
+            let mut starts: Vec<usize> = near_head.chain(near_tail).collect();
+            starts.sort_unstable();
+            starts.dedup();
+            for k in starts {
                 if !segs[k..k + 2 * p].iter().all(free) {
                     continue;
                 }
