@@ -253,8 +253,8 @@ enum Command {
         words: bool,
         /// Show only these steps, `A-B` or `A` (from 0; e.g. the repeating block `nhc verify
         /// --every-length` names). The verdict is the whole run's.
-        #[arg(long, value_parser = trace::parse_steps)]
-        steps: Option<(u64, u64)>,
+        #[arg(long)]
+        steps: Option<String>,
         /// Also draw the behaviour (locations written and read, read modes, ops) to this
         /// file, .svg or .png (`--svg` is the same flag).
         #[arg(long, alias = "svg")]

@@ -19,27 +19,30 @@ pub struct Source {
 pub struct Show {
     pub json: bool,
     pub words: bool,
-    /// Only these steps (inclusive).
-    pub steps: Option<(u64, u64)>,
+    /// Only these steps, `A-B` or `A` ([`parse_steps`]).
+    pub steps: Option<String>,
     pub figure: Option<PathBuf>,
 }
 
 /// `--steps A-B` or `A`: an inclusive range of steps, from 0.
-pub fn parse_steps(s: &str) -> Result<(u64, u64), String> {
-    let number = |x: &str| {
-        x.trim().parse::<u64>().map_err(|_| format!("`{s}`: give steps as A-B or A, whole numbers from 0"))
+pub fn parse_steps(s: &str) -> Result<(u64, u64)> {
+    let number = |x: &str| -> Result<u64> {
+        x.trim()
+            .parse::<u64>()
+            .map_err(|_| anyhow::anyhow!("--steps {s}: give steps as A-B or A, whole numbers from 0"))
     };
     let (a, b) = match s.split_once('-') {
         Some((a, b)) => (number(a)?, number(b)?),
         None => (number(s)?, number(s)?),
     };
     if a > b {
-        return Err(format!("`{s}`: the first step is after the last"));
+        bail!("--steps {s}: the first step is after the last");
     }
     Ok((a, b))
 }
 
 pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
+    let steps = show.steps.as_deref().map(parse_steps).transpose()?;
     let (task, model) = args.load()?;
     let source = match (from.level, user_input(task, from.input, from.maps)?) {
         (Some(level), _) => TraceSource::Level { level, seed: from.seed, index: from.index },
@@ -51,7 +54,7 @@ pub fn trace(args: &ModelArgs, from: Source, show: Show) -> Result<()> {
         let title = format!("{}: behaviour on one sample ({} steps)", task.name(), rows.len());
         crate::plots::behaviour(&rows, task.ops(), &title, &path)?;
     }
-    let shown: Vec<_> = match show.steps {
+    let shown: Vec<_> = match steps {
         Some((a, b)) => {
             if a >= rows.len() as u64 {
                 bail!(

@@ -100,7 +100,36 @@ fn every_length_proves_copy_and_reverse_and_says_why_not_elsewhere() -> Result<(
         let modulus = r["every_length"]["proof"]["modulus"].as_u64().ok_or("modulus")?;
         assert!(r["parts"][0]["bound"].as_u64() >= Some(n0 + modulus), "{r}");
         assert_eq!(r["every_length"]["outcome"], "proved");
+        // The repeating block's trace: two periods, as many rows as steps.
+        let block =
+            text.lines().find_map(|l| l.split_once(": nhc ")).map(|(_, c)| c).ok_or("a block line")?;
+        let words: Vec<&str> = block.split_whitespace().collect();
+        let traced = nhc(&words);
+        assert!(traced.status.success(), "{}", String::from_utf8_lossy(&traced.stderr));
+        let steps = words.iter().skip_while(|w| **w != "--steps").nth(1).ok_or("--steps")?;
+        let (a, b) = steps.split_once('-').ok_or("A-B")?;
+        let rows = String::from_utf8_lossy(&traced.stdout)
+            .lines()
+            .filter(|l| l.split_whitespace().next().is_some_and(|s| s.parse::<u64>().is_ok()))
+            .count();
+        assert_eq!(rows as u64, b.parse::<u64>()? - a.parse::<u64>()? + 1, "{block}");
     }
+    // A domain whose words cap the listing below n0 proves nothing.
+    let out =
+        nhc(&["verify", "--task", "copy", "--domain", "binary", "--model", &model("copy"), "--every-length"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("every length, not proved: the symbolic run proves every length from 263 on, but domain `binary` lists lengths only to 63"),
+        "{text}"
+    );
+    fails_with(
+        &["trace", "--task", "copy", "--model", &model("copy"), "--level", "3", "--steps", "5-3"],
+        "after the last",
+    );
+    fails_with(
+        &["trace", "--task", "copy", "--model", &model("copy"), "--level", "3", "--steps", "90"],
+        "the run has 7 steps",
+    );
     let out = nhc(&[
         "verify",
         "--task",

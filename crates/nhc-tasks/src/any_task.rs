@@ -908,10 +908,10 @@ impl<T: Task> AnyTask for Entry<T> {
             Ok(p) => Some(p.n0 + p.modulus),
             Err(u) => u.wrong_at,
         };
-        let bounds = match (reach, bounds.0.as_slice()) {
-            (Some(r), []) => verify::Bounds(vec![r.max(crate::copy_family::LIST_BOUND)]),
-            (Some(r), b) => verify::Bounds(b.iter().map(|b| (*b).max(r)).collect()),
-            (None, _) => bounds.clone(),
+        // Each part's bound (the given one, else its default), raised to reach.
+        let bounds = match reach {
+            Some(r) => verify::Bounds(self.0.shapes(bounds).iter().map(|p| p.bound.max(r)).collect()),
+            None => bounds.clone(),
         };
         let mut report = self.verify_beyond(model, &bounds, top)?;
         let (outcome, reason, proof) = match proof {
@@ -919,6 +919,17 @@ impl<T: Task> AnyTask for Entry<T> {
             _ if report.failed() => {
                 ("wrong", Some("a listed length is wrong: the counterexample above".to_string()), None)
             }
+            // A domain with few words caps the listing: the lengths below n₀ are not all listed.
+            Ok(p) if report.parts.iter().any(|part| part.bound < p.n0 + p.modulus) => (
+                "not proved",
+                Some(format!(
+                    "the symbolic run proves every length from {} on, but domain `{}` lists lengths only to {}; --domain decimal lists them all",
+                    p.n0,
+                    report.domain,
+                    report.parts.iter().map(|part| part.bound).min().unwrap_or(0)
+                )),
+                None,
+            ),
             Ok(p) => ("proved", None, Some(p)),
             Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), None),
             Err(u) => ("not proved", Some(u.reason), None),

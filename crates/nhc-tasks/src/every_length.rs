@@ -577,28 +577,14 @@ impl<'c> Runner<'c> {
 
     /// The phase of step t (logged comparisons of t with n).
     fn phase(&mut self) -> Phase {
-        let t = self.st.t;
-        if self.sym.zero(t) {
-            return Phase::First;
-        }
-        match self.sym.sign(t.sub(self.n.plus(-1))) {
-            -1 => Phase::Inner,
-            0 => Phase::Last,
-            _ => Phase::Output,
-        }
+        let sym = &mut self.sym;
+        phase_of(self.st.t, self.n, |v| sym.sign(v))
     }
 
+    /// [`Runner::phase`] without a log entry or a threshold (the shape, the diagnosis).
     fn phase_unlogged(&self) -> Phase {
-        let mut s = Sym { m_min: 0, log: Vec::new() };
-        let t = self.st.t;
-        if s.sign_unlogged(t) == 0 {
-            return Phase::First;
-        }
-        match s.sign_unlogged(t.sub(self.n.plus(-1))) {
-            -1 => Phase::Inner,
-            0 => Phase::Last,
-            _ => Phase::Output,
-        }
+        let mut sym = Sym::default();
+        phase_of(self.st.t, self.n, |v| sym.sign_unlogged(v))
     }
 
     fn cell(&self, id: u32) -> &Cell {
@@ -1325,6 +1311,18 @@ fn alike(a: &Cell, b: &Cell) -> bool {
         && a.data.is_some() == b.data.is_some()
         && link(a.parent, b.parent)
         && link(a.kid, b.kid)
+}
+
+/// The signals of step t of a list of n objects, `sign` deciding the comparisons of t with n.
+fn phase_of(t: Aff, n: Aff, mut sign: impl FnMut(Aff) -> i8) -> Phase {
+    if sign(t) == 0 {
+        return Phase::First;
+    }
+    match sign(t.sub(n.plus(-1))) {
+        -1 => Phase::Inner,
+        0 => Phase::Last,
+        _ => Phase::Output,
+    }
 }
 
 fn seg_id(s: &Seg) -> u32 {

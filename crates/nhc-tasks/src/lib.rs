@@ -200,7 +200,7 @@ pub trait Task: Send + Sync + 'static {
     /// not, in words.
     fn every_length_order(&self) -> Result<every_length::Order, String> {
         Err(format!(
-            "the every-length proof covers copy and reverse; in {} the ALU's feedback lets the data reach the control, so a length does not decide a run",
+            "the every-length proof covers copy and reverse, whose inputs of one length are one class; {} is not one of them",
             self.algorithm().name
         ))
     }
