@@ -445,6 +445,12 @@ fn main() {
 
 fn real_main() -> Result<()> {
     let cli = Cli::parse();
+    if stdout_was_closed() {
+        bail!(
+            "standard output is closed (`>&-`), so the result would be lost; send it to /dev/null \
+             (`>/dev/null`) to discard it"
+        );
+    }
     if let Some(bytes) = cli.max_memory {
         nhc_io::limits::set_memory_limit(bytes);
     }
@@ -577,6 +583,19 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
         Ok(rows)
     };
     Ok(json!({ "start": rows(start)?, "goal": rows(goal)? }))
+}
+
+/// Whether the process started with stdout closed. Rust's runtime opens /dev/null read-write on
+/// a closed standard descriptor, where a shell's `>/dev/null` opens it write-only; without /proc
+/// (not Linux) it cannot tell and says no.
+fn stdout_was_closed() -> bool {
+    let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == std::path::Path::new("/dev/null"));
+    let read_write = || {
+        let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
+        let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).map(str::trim);
+        flags.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
+    };
+    null && read_write()
 }
 
 /// Writes to stdout. A reader that went away (`nhc trace … | head`) ends the process quietly

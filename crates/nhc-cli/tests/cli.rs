@@ -566,6 +566,33 @@ fn a_full_stderr_is_no_panic() {
     assert_eq!(code(&["eval", "--task", "copy", "--model", "no-such-file.json", "--level", "3"]), Some(1));
 }
 
+/// A command whose stdout is closed (`>&-`) writes its result nowhere: it fails in one line
+/// (exit 1) instead of exiting 0, for every command that prints a result; `>/dev/null` is fine.
+#[test]
+fn a_closed_stdout_is_an_error_not_a_lost_result() {
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let commands: [&[&str]; 6] = [
+        &["tasks"],
+        &["eval", "--task", "copy", "--model", copy, "--level", "3"],
+        &["run", "--task", "copy", "--model", copy, "--input", "[[1,0,0,0,0,1],[0,1,1,0,0,0]]"],
+        &["verify", "--task", "copy", "--model", copy, "--up-to", "3", "--beyond", "0"],
+        &["trace", "--task", "copy", "--model", copy, "--level", "2"],
+        &["eval", "--task", "copy", "--model", copy, "--level", "3", "--json"],
+    ];
+    for args in commands {
+        let shell = |redirect: &str| {
+            let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+            let line = format!("'{}' {} {redirect}", env!("CARGO_BIN_EXE_nhc"), quoted.join(" "));
+            Command::new("sh").args(["-c", &line]).output().unwrap()
+        };
+        let closed = shell(">&-");
+        let err = String::from_utf8_lossy(&closed.stderr);
+        assert_eq!(closed.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("standard output is closed") && err.lines().count() == 1, "{args:?}: {err}");
+        assert_eq!(shell(">/dev/null").status.code(), Some(0), "{args:?}");
+    }
+}
+
 /// `--recipe` trains with configs/recipe.toml, and a config file's `[tasks.NAME]` table changes
 /// its task's config only; both are recorded in the checkpoint.
 #[test]

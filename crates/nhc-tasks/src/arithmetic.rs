@@ -163,6 +163,49 @@ pub fn random_shape(ops: usize, rng: &mut SampleRng) -> Vec<bool> {
     xs
 }
 
+/// A random postfix shape with `ops` operators whose deepest stack is drawn uniformly from
+/// 2..=ops + 1 (ours, for `train_any_shape`; docs/results/recipe.md, "Why lineages stall"), then
+/// the shape uniformly among those of that depth. Uniform trees ([`random_shape`]) reach depth
+/// ops + 1 once in Catalan(ops) draws, so a stack that holds only a few values is right on
+/// nearly every sample of levels 1–5.
+pub fn deep_shape(ops: usize, rng: &mut SampleRng) -> Vec<bool> {
+    let depth = if ops == 0 { 1 } else { rng.random_range(2..=ops + 1) };
+    let tokens = 2 * ops + 1;
+    // ways[p][h][r]: completions after p tokens at stack depth h (r: depth `depth` reached) that
+    // end at depth 1, stay within 1..=depth and reach `depth`. f64: Catalan(99) overflows u128.
+    let mut ways = vec![vec![[0f64; 2]; depth + 2]; tokens + 1];
+    let ways_at = |ways: &[Vec<[f64; 2]>], p: usize, h: usize, r: usize| -> f64 {
+        if h == 0 || h > depth { 0.0 } else { ways[p][h][r] }
+    };
+    ways[tokens][1][1] = 1.0;
+    if depth == 1 {
+        ways[tokens][1][0] = 1.0;
+    }
+    for p in (0..tokens).rev() {
+        for h in 1..=depth {
+            for r in 0..2 {
+                let up = usize::from(r == 1 || h + 1 == depth);
+                ways[p][h][r] = ways_at(&ways, p + 1, h + 1, up) + ways_at(&ways, p + 1, h - 1, r);
+            }
+        }
+    }
+    let mut shape = vec![true];
+    let (mut h, mut r) = (1usize, usize::from(depth == 1));
+    for p in 1..tokens {
+        let up_r = usize::from(r == 1 || h + 1 == depth);
+        let push = ways_at(&ways, p + 1, h + 1, up_r);
+        let pop = ways_at(&ways, p + 1, h - 1, r);
+        let up = pop == 0.0 || (push > 0.0 && rng.random::<f64>() * (push + pop) < push);
+        shape.push(up);
+        if up {
+            (h, r) = (h + 1, up_r);
+        } else {
+            h -= 1;
+        }
+    }
+    shape
+}
+
 /// Input and ALU of arithmetic (paper, Supplementary "Arithmetic").
 #[derive(Debug, Clone)]
 pub struct ArithmeticModules<A: Algebra> {
@@ -254,6 +297,37 @@ impl<A: Algebra> DataModules for ArithmeticModules<A> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Arithmetic<A>(pub A);
 
+impl<A: Algebra> Arithmetic<A> {
+    /// An expression of postfix shape `shape`: operands from the domain, operators uniform; an
+    /// operator whose result is undefined is drawn again.
+    fn expression(&self, shape: &[bool], rng: &mut SampleRng) -> Expression<A::Word, A::Operator> {
+        let a = &self.0;
+        let operators = a.operators();
+        let mut tokens = Vec::with_capacity(shape.len());
+        let mut stack: Vec<A::Word> = Vec::new();
+        for &push in shape {
+            if push {
+                let v = a.random_operand(rng);
+                tokens.push(Token::Value(v.clone()));
+                stack.push(v);
+                continue;
+            }
+            let (Some(y), Some(x)) = (stack.pop(), stack.pop()) else {
+                unreachable!("a postfix shape keeps two operands under every operator");
+            };
+            let (o, r) = loop {
+                let o = operators[rng.random_range(0..operators.len())];
+                if let Some(r) = a.apply(o, &x, &y) {
+                    break (o, r);
+                }
+            };
+            tokens.push(Token::Op(o));
+            stack.push(r);
+        }
+        Expression { tokens }
+    }
+}
+
 impl<A: Algebra> Task for Arithmetic<A> {
     type Data = A::Word;
     type Sample = Expression<A::Word, A::Operator>;
@@ -270,30 +344,13 @@ impl<A: Algebra> Task for Arithmetic<A> {
     /// ℓ operators: a uniformly random shape ([`random_shape`]), operands from the domain,
     /// operators uniform; an operator whose result is undefined is drawn again.
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
-        let a = &self.0;
-        let operators = a.operators();
-        let mut tokens = Vec::with_capacity(2 * level + 1);
-        let mut stack: Vec<A::Word> = Vec::new();
-        for push in random_shape(level, rng) {
-            if push {
-                let v = a.random_operand(rng);
-                tokens.push(Token::Value(v.clone()));
-                stack.push(v);
-                continue;
-            }
-            let (Some(y), Some(x)) = (stack.pop(), stack.pop()) else {
-                unreachable!("random_shape keeps two operands under every operator");
-            };
-            let (o, r) = loop {
-                let o = operators[rng.random_range(0..operators.len())];
-                if let Some(r) = a.apply(o, &x, &y) {
-                    break (o, r);
-                }
-            };
-            tokens.push(Token::Op(o));
-            stack.push(r);
-        }
-        Expression { tokens }
+        let shape = random_shape(level, rng);
+        self.expression(&shape, rng)
+    }
+    /// ℓ operators in a shape whose deepest stack is uniform over 2..=ℓ + 1 ([`deep_shape`]).
+    fn any_shape(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
+        let shape = deep_shape(level, rng);
+        self.expression(&shape, rng)
     }
 
     fn field_shape(&self) -> Option<crate::FieldShape> {

@@ -6,7 +6,7 @@
 use nhc_model::run_scored;
 use nhc_model::{DataModules, Machine, Signals};
 use nhc_tasks::arithmetic::{
-    Arithmetic, Decimal, Expression, OP_COMPUTE, OP_READ, Operator, Token, random_shape,
+    Arithmetic, Decimal, Expression, OP_COMPUTE, OP_READ, Operator, Token, deep_shape, random_shape,
 };
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{Task, sample_rng};
@@ -209,6 +209,65 @@ proptest! {
             prop_assert!(depth >= 1);
         }
         prop_assert_eq!(depth, 1);
+    }
+
+    #[test]
+    fn deep_shapes_are_valid_postfix(ops in 0usize..150, seed in any::<u64>()) {
+        let shape = deep_shape(ops, &mut sample_rng(seed, ops, 0));
+        prop_assert_eq!(shape.len(), 2 * ops + 1);
+        let mut depth = 0i64;
+        for push in shape {
+            depth += if push { 1 } else { -1 };
+            prop_assert!(depth >= 1);
+        }
+        prop_assert_eq!(depth, 1);
+    }
+}
+
+/// The deepest stack of a shape, counted here.
+fn deepest(shape: &[bool]) -> usize {
+    let (mut d, mut top) = (0i64, 0i64);
+    for &push in shape {
+        d += if push { 1 } else { -1 };
+        top = top.max(d);
+    }
+    top as usize
+}
+
+/// `deep_shape` draws the deepest stack uniformly from 2..=ops + 1, and within one depth every
+/// shape about equally often: counted against an enumeration of all 42 shapes of 5 operators.
+#[test]
+fn deep_shapes_draw_every_depth_alike_and_every_shape_of_a_depth_alike() {
+    let ops = 5;
+    let draws = 30_000;
+    let mut count: std::collections::HashMap<Vec<bool>, usize> = Default::default();
+    let mut rng = sample_rng(7, ops, 0);
+    for _ in 0..draws {
+        *count.entry(deep_shape(ops, &mut rng)).or_default() += 1;
+    }
+    // Every shape of 5 operators, enumerated by brute force over the 2^11 token strings.
+    let all: Vec<Vec<bool>> = (0u32..1 << 11)
+        .map(|m| (0..11).map(|j| m >> j & 1 == 1).collect::<Vec<bool>>())
+        .filter(|s| {
+            let mut d = 0i64;
+            s.iter().all(|&p| {
+                d += if p { 1 } else { -1 };
+                d >= 1
+            }) && d == 1
+        })
+        .collect();
+    assert_eq!(all.len(), 42);
+    assert!(count.keys().all(|s| all.contains(s)), "a drawn shape is not a postfix shape");
+    for depth in 2..=ops + 1 {
+        let of_depth: Vec<&Vec<bool>> = all.iter().filter(|s| deepest(s) == depth).collect();
+        let total: usize = of_depth.iter().map(|s| count.get(*s).copied().unwrap_or(0)).sum();
+        let share = total as f64 / draws as f64;
+        assert!((share - 0.2).abs() < 0.02, "depth {depth}: share {share}");
+        let each = total as f64 / of_depth.len() as f64;
+        for s in of_depth {
+            let n = count.get(s).copied().unwrap_or(0) as f64;
+            assert!((n - each).abs() < 0.25 * each + 30.0, "depth {depth}: {n} draws, expected {each}");
+        }
     }
 }
 
