@@ -16,6 +16,8 @@ SCREENS = [
     ("arithmetic_restart500.jsonl", "arithmetic, restart patience 500 (configs/recipe_arithmetic_restart500_screen.toml)"),
     ("early_check_stopped.jsonl", "arithmetic, early check after level 3 (configs/recipe_early_check_screen.toml; stopped after 3 runs)"),
     ("sort_train_shapes.jsonl", "sort, half the training samples of any shape (configs/recipe_sort_train_shapes_screen.toml)"),
+    ("arithmetic_deep05.jsonl", "arithmetic, half the training samples of a deep shape (configs/recipe_arithmetic_deep_screen.toml)"),
+    ("arithmetic_deep025.jsonl", "arithmetic, a quarter of the training samples of a deep shape (configs/recipe_arithmetic_deep025_screen.toml)"),
 ]
 
 
