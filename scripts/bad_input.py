@@ -21,14 +21,15 @@ def write(name, text, mode="w"):
     return path
 
 
-def run(args, close_stdout=False, full_stderr=False):
+def run(args, close_stdout=False, full_stderr=False, no_stdout=False):
     """Exit code, seconds, peak RSS in MB (GNU time's %M of the nhc process), first line of
     stderr (none when stderr is a full device)."""
     start = time.time()
     with tempfile.NamedTemporaryFile() as rss, (open("/dev/full", "wb+") if full_stderr else tempfile.TemporaryFile()) as errf:
         out = subprocess.PIPE if close_stdout else subprocess.DEVNULL
         cmd = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, NHC] + args
-        p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP)
+        # no_stdout: file descriptor 1 closed before nhc starts (the shell's `>&-`).
+        p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP, preexec_fn=(lambda: os.close(1)) if no_stdout else None)
         if close_stdout:
             p.stdout.close()
         p.wait(timeout=120)
@@ -98,10 +99,30 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
                    ("update_feedback_from without update_feedback", "update_feedback_from = 2"),
                    ("population_max without population_growth", "population_max = 80"),
                    ("population_max below the population", "population_growth = 2\npopulation_max = 10"),
-                   ("early_check at the last level", "early_check = 10")]:
+                   ("early_check at the last level", "early_check = 10"),
+                   ("check_level inside the curriculum", "check_level = 5"),
+                   ("on_failed_check without check_level", 'on_failed_check = "relearn"'),
+                   ("check_any_shape without check_level", "[tasks.sort]\ncheck_any_shape = true"),
+                   ("on_failed_check a number", "on_failed_check = 1"),
+                   ("sigma 1e-300", "sigma = 1e-300")]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
+add("sweep --tasks copy,copy", ["sweep", "--tasks", "copy,copy", "--runs", "1", "--out", "s"])
+add("input: a key twice", ["run", "--task", "repeatCopy", "--model", M("repeatCopy"), "--input",
+                           '{"items":[[1,0,0,0,0,1]],"copies":2,"copies":3}'])
+add("model: a JSON array", ["eval", "--task", "copy", "--model", write("array.json", "[1, 2]"), "--level", "3"])
+add("model with a UTF-8 BOM", ["eval", "--task", "copy", "--model",
+                               write("bom.json", b"\xef\xbb\xbf" + open(M("copy"), "rb").read(), "wb"), "--level", "3"])
+add("--input @ a file with a UTF-8 BOM", ["run", "--task", "copy", "--model", M("copy"), "--input",
+                                          "@" + write("bom_input.json", b"\xef\xbb\xbf[[1,0,0,0,0,1]]", "wb")])
+add("arithmetic --input 5", ["run", "--task", "arithmetic", "--model", M("arithmetic"), "--input", "5"])
+add("arithmetic --input '-5 3 +'", ["run", "--task", "arithmetic", "--model", M("arithmetic"), "--input", "-5 3 +"])
+add("copy with --start and --goal", ["run", "--task", "copy", "--model", M("copy"), "--start", M("copy"), "--goal", M("copy")])
+add("--max-memory 2^64-1", ["--max-memory", "18446744073709551615", "tasks"])
+add("--max-memory 99999999999G", ["--max-memory", "99999999999G", "tasks"])
+add("bench --repeat 0", ["bench", "--repeat", "0"])
+add("bench --train --iterations 0", ["bench", "--train", "--iterations", "0"])
 add("sweep --runs and --seeds", ["sweep", "--tasks", "copy", "--runs", "2", "--seeds", "1-2", "--out", "s"])
 for seeds in ["", "5-3", "a-b", "1-", "-3", "1-18446744073709551616", "1-10001"]:
     add(f"sweep --seeds {seeds!r}", ["sweep", "--tasks", "copy", "--seeds", seeds, "--out", "s"])
@@ -112,6 +133,7 @@ add("programs --checks 1000:100000", ["programs", "--task", "duplicated", "--che
 add("programs --checks 30", ["programs", "--task", "duplicated", "--checks", "30"])
 V = lambda t, *a: ["verify", "--task", t, "--model", M(t), *a]
 add("verify --up-to 0", V("copy", "--up-to", "0"))
+add("verify --up-to -1", V("copy", "--up-to", "-1"))
 add("verify copy --up-to 10^9", V("copy", "--up-to", "1000000000"))
 add("verify copy --up-to 2^64-1", V("copy", "--up-to", "18446744073709551615"))
 add("verify repeatCopy --up-to 10^6", V("repeatCopy", "--up-to", "1000000"))
@@ -162,14 +184,29 @@ cp = json.load(open(M("copy")))
 state_dir = os.path.join(TMP, "cp")
 os.makedirs(state_dir)
 add("checkpoint with θ[0] = 1e39", ["train", "--resume", state_dir])
+add("train --resume with --seed", ["train", "--resume", state_dir, "--seed", "9"])
+add("train --resume with --variant", ["train", "--resume", state_dir, "--variant", "nhc-anc"])
 EDITS = ["one digit of θ changed", "no digest", "curriculum.level 10^6, digest recomputed",
-         "curriculum.levels 0, digest recomputed", "restarts without their lineages, digest recomputed"]
+         "curriculum.levels 0, digest recomputed", "restarts without their lineages, digest recomputed",
+         "seconds -5, digest recomputed", "seconds 1e308, digest recomputed", "seed 1 made 3, digest recomputed",
+         "update_feedback for copy, digest recomputed", "population 10^4 × batch 10^5, digest recomputed"]
 for e in EDITS:
     add(f"checkpoint: {e}", ["train", "--resume", os.path.join(TMP, "cp-" + e.split(",")[0].replace(" ", "-"))])
 for sub in [["eval", "--task", "copy", "--model", M("copy"), "--level", "1000"],
             ["trace", "--task", "copy", "--model", M("copy"), "--level", "1000"],
             ["report", shutil.copy(os.path.join(ROOT, "results/full.jsonl"), TMP)], ["tasks"]]:
     add(f"closed stdout: {sub[0]}", sub, close_stdout=True)
+for sub in [["eval", "--task", "copy", "--model", M("copy"), "--level", "10"],
+            ["run", "--task", "copy", "--model", M("copy"), "--input", "[[1,0,0,0,0,1]]"],
+            ["verify", "--task", "copy", "--model", M("copy"), "--up-to", "3"], ["tasks"]]:
+    add(f"no stdout (>&-): {sub[0]}", sub, no_stdout=True)
+os.mkfifo(os.path.join(TMP, "fifo"))  # no writer: opening it to read would block
+add("model: a named pipe", ["eval", "--task", "copy", "--model", os.path.join(TMP, "fifo"), "--level", "3"])
+add("--input @ a named pipe", ["run", "--task", "copy", "--model", M("copy"), "--input", "@" + os.path.join(TMP, "fifo")])
+add("config: a named pipe", ["train", "--task", "copy", "--out", "f", "--config", os.path.join(TMP, "fifo")])
+add("model: a directory", ["eval", "--task", "copy", "--model", TMP, "--level", "3"])
+add("map file: a named pipe", ["run", "--task", "search", "--model", M("search"), "--start", os.path.join(TMP, "fifo"),
+                               "--goal", os.path.join(TMP, "fifo")])
 add("stderr on a full device: eval", ["eval", "--task", "copy", "--model", M("copy"), "--level", "100"], full_stderr=True)
 add("stderr on a full device: train", ["train", "--task", "copy", "--seed", "2", "--out", "full-stderr",
                                                "--max-iterations", "50"], full_stderr=True)
@@ -205,13 +242,24 @@ for e in EDITS:
     elif e == "no digest":
         edited = text[:text.index(',"digest":')] + "}"
     else:
+        seconds = doc["seconds"]
         if e.startswith("curriculum.level "):
             st["curriculum"]["level"] = 1000000
         elif e.startswith("curriculum.levels"):
             st["curriculum"]["levels"] = 0
+        elif e.startswith("seconds -5"):
+            seconds = -5.0
+        elif e.startswith("seconds 1e308"):
+            seconds = 1e308
+        elif e.startswith("seed"):
+            st["seed"] = 3
+        elif e.startswith("update_feedback"):
+            st["config"]["update_feedback"] = True
+        elif e.startswith("population"):
+            st["config"]["population"], st["config"]["batch"] = 10000, 100000
         else:
             st["restarts"] = 3
-        edited = checkpoint(st, doc["seconds"])
+        edited = checkpoint(st, seconds)
     open(os.path.join(d, "checkpoint.json"), "w").write(edited)
 
 print(f"`python3 scripts/bad_input.py` ({len(cases)} cases)\n")

@@ -13,12 +13,14 @@ Python), `check(algorithm)`, then `train(algorithm, seed)`, `sweep([algorithm, .
 `sample(algorithm, level)` and `load(path, algorithm=...)`; `Rng` is the generator its sampler
 draws from. `python -m nhc` trains, resumes, evaluates and
 checks one from the command line.
+`set_max_memory(size)`: the memory a run may take (`nhc --max-memory`).
 Errors: `ValueError` for bad requests, `FileNotFoundError`, `ModelError` for a model file that
 does not load; the warning `WrongAnswer` when `Model.run` (or `plan`, `search`) answers otherwise
 than the reference.
 """
 
-from ._nhc import Model, ModelError, Order, Rng, World, WrongAnswer, load, resume, sample, scripted, sweep, tasks, train
+from ._nhc import (Model, ModelError, Order, Rng, World, WrongAnswer, load, resume, sample, scripted, set_max_memory,
+                   sweep, tasks, train)
 from .algorithm import Algorithm, check
 
 
@@ -43,6 +45,7 @@ __all__ = [
     "resume",
     "sample",
     "scripted",
+    "set_max_memory",
     "sweep",
     "tasks",
     "train",

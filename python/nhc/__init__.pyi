@@ -286,6 +286,9 @@ def verify(
 ) -> VerifyReport:
     """`model.verify(up_to, domain, beyond, every_length)`."""
 
+def set_max_memory(size: int | str | None) -> int:
+    """The memory a run may take, as `nhc --max-memory` sets it: bytes, or "8G", "512M"; None: the default, half the machine's memory. Returns the limit in force, in bytes."""
+
 def tasks() -> list[TaskInfo]:
     """Every task: name, domains (training domain first), ALU operations, |θ| per variant."""
 

@@ -115,6 +115,8 @@ class Progress:
 def config_arg(path: str | None, max_iterations: int | None) -> dict[str, Any] | None:
     config: dict[str, Any] = {}
     if path is not None:
+        if Path(path).exists() and not Path(path).is_file():
+            raise Refused(f"config {path} is not a regular file; give a TOML file")
         try:
             config = tomllib.loads(Path(path).read_text())
         except FileNotFoundError:

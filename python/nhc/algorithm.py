@@ -249,8 +249,12 @@ class Algorithm:
         any_shape: Callable[[int, Any], Any] | None = None,
     ) -> None:
         self._arguments = {k: v for k, v in locals().items() if k != "self"}
-        if not isinstance(name, str) or not name or name != name.strip():
-            raise TypeError(f"name must be a non-empty str without surrounding spaces, got {_short(name)}")
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {_short(name)}")
+        if not re.fullmatch(r"[A-Za-z0-9_+-]+", name):
+            raise ValueError(
+                f"name must be a plain name of letters, digits, '-', '_' and '+' (it names run directories), got {_short(name)}"
+            )
         if not isinstance(ops, Mapping) or not ops:
             raise TypeError("ops must be a non-empty dict {operation name: function or None}")
         for op, f in ops.items():
@@ -799,6 +803,10 @@ class Algorithm:
                     ))
                     break
                 found = self._check_sample(sample, level, index, tried)
+                if any_shape:  # name the function that drew it, not `sample`
+                    name = _sample_name(level, index)
+                    found = [f.replace(name, f"any_shape's {name}", 1) if name in f else f"{f} (a sample drawn by any_shape)"
+                             for f in found]
                 failures += [(level, f) for f in found]
                 if found:
                     break

@@ -344,6 +344,9 @@ def test_the_command_line_checks_trains_evaluates_and_resumes(tmp_path):
     (tmp_path / "mine.py").write_text("import nhc\nNOT_ONE = 3\n")
     r = run("check", "--algorithm", "mine:NOT_ONE")
     assert r.returncode == 1 and "no nhc.Algorithm named NOT_ONE" in r.stderr
+    os.mkfifo(tmp_path / "pipe.toml")  # no writer: reading it would block
+    r = run("train", "--algorithm", algorithm, "--seed", "1", "--out", "p", "--config", "pipe.toml")
+    assert r.returncode == 1 and "pipe.toml is not a regular file" in r.stderr, r.stderr
 
 
 def test_python_m_nhc_train_counts_learning_iterations(tmp_path):
@@ -721,5 +724,27 @@ def test_any_shape_is_checked_and_drawn_where_the_config_asks_for_it():
         copy_like(any_shape=lambda level, rng: [random.randrange(64) for _ in range(level)]),
         "any_shape is not deterministic",
     )
+    # A sample of the wrong kind is blamed on the function that drew it.
+    check_fails(copy_like(any_shape=lambda level, rng: "oops"), "any_shape's sample 0 of level 1 is not a list of words")
     with pytest.raises(TypeError, match="any_shape must be a function"):
         copy_like(any_shape=3)
+
+
+def test_a_name_that_is_not_a_plain_name_is_refused():
+    """A name becomes run directories (`NAME-SEED`): anything but letters, digits, `-`, `_`, `+`
+    would write elsewhere (`../esc`, `/tmp/x`) or name a path, and is refused; drawn cases."""
+    arguments = dict(own.COPY._arguments)
+    rng = random.Random(11)
+    plain = "abcXYZ019-_+"
+    for _ in range(200):
+        name = "".join(rng.choice(plain) for _ in range(rng.randint(1, 8)))
+        assert nhc.Algorithm(**{**arguments, "name": name}).name == name
+    hostile = ["", "../esc", "/tmp/x", "a/b", "a b", ".", "..", "a\\b", "é", "a\n", "~", "a.b", "a:b"]
+    hostile += ["".join(rng.choice(plain + "/. \\:*?") for _ in range(6)) for _ in range(200)]
+    for name in hostile:
+        if re.fullmatch(r"[A-Za-z0-9_+-]+", name):
+            continue
+        with pytest.raises(ValueError, match="plain name"):
+            nhc.Algorithm(**{**arguments, "name": name})
+    with pytest.raises(TypeError, match="name must be a str"):
+        nhc.Algorithm(**{**arguments, "name": 3})

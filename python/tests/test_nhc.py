@@ -3,6 +3,7 @@ integers, a breadth-first search and a simulator of the test's own world."""
 
 import functools
 import json
+import re
 import os
 import random
 import signal
@@ -148,6 +149,14 @@ def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
         zero.verify(up_to=0)
     with pytest.raises(TypeError, match="up_to"):
         zero.verify(up_to="ten")
+    # Each bound refused names its cause; an empty list is no bound, not the defaults.
+    for bad, error, cause in [([], ValueError, r"up_to = \[\] gives no bound"),
+                              (-1, ValueError, "at least 0, got -1"),
+                              (2**70, ValueError, "beyond the largest bound"),
+                              ([3, 2**64], ValueError, "beyond the largest bound"),
+                              ([3, "4"], TypeError, "got a str in the list")]:
+        with pytest.raises(error, match=cause):
+            zero.verify(up_to=bad)
 
 
 def test_verify_every_length_matches_the_command_line(nhc_bin):
@@ -430,6 +439,22 @@ def test_values_that_contain_themselves_or_nest_too_deep_are_value_errors():
         nhc.train("copy", 1, config={"batch": a})
 
 
+def test_the_memory_limit_is_set_from_python_and_named_in_its_refusals():
+    """`nhc.set_max_memory` is `nhc --max-memory`: work beyond it is refused before it starts,
+    and the refusal says how to raise it from Python."""
+    try:
+        assert nhc.set_max_memory("1M") == 1 << 20
+        with pytest.raises(ValueError, match=r"more than the memory limit of .*set it with nhc\.set_max_memory"):
+            model("sort").evaluate(10_000, 1)
+        for bad, error in [(0, ValueError), ("lots", ValueError), (-1, TypeError), (1.5, TypeError)]:
+            with pytest.raises(error):
+                nhc.set_max_memory(bad)
+    finally:
+        default = nhc.set_max_memory(None)
+    assert default > 1 << 20
+    assert model("sort").evaluate(20, 2)["samples"] == 2
+
+
 def test_bad_requests_raise_python_exceptions(tmp_path):
     with pytest.raises(FileNotFoundError):
         nhc.load(tmp_path / "missing.json")
@@ -453,6 +478,14 @@ def test_bad_requests_raise_python_exceptions(tmp_path):
         model("copy").run([[0, 1]], compare=lambda a, b: 0)
     with pytest.raises(ValueError, match="unknown field"):
         nhc.train("copy", 1, config={"batchsize": 3})
+    # A config field of the wrong kind, or a setting without effect, names its cause.
+    for config, cause in [({"batch": 2**70}, "batch = 1180591620717411303424 is out of range: at most 100000"),
+                          ({"on_failed_check": 1}, "on_failed_check must be `restart` or `relearn`, got 1"),
+                          ({"on_failed_check": "relearn"}, "on_failed_check has no effect without the generalization check"),
+                          ({"check_any_shape": True}, "check_any_shape has no effect without"),
+                          ({"check_level": 5}, "check_level must be beyond the curriculum")]:
+        with pytest.raises(ValueError, match=re.escape(cause)):
+            nhc.train("copy", 1, config=config)
 
 
 # Training

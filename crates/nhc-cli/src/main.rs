@@ -30,6 +30,7 @@ mod plots;
 mod programs;
 mod report;
 mod run;
+mod strict_json;
 mod sweep;
 mod tasks;
 mod trace;
@@ -98,6 +99,15 @@ fn level(typed: i128) -> Result<usize> {
 
 fn parse_memory(s: &str) -> Result<u64, String> {
     nhc_io::limits::parse_memory(s).map_err(|e| e.to_string())
+}
+
+/// A count that must be at least 1 (a count of 0 would measure nothing).
+fn at_least_one(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a count (a whole number from 1)")),
+    }
 }
 
 /// Which task, on which domain, with which model.
@@ -209,7 +219,7 @@ enum Command {
         model: ModelArgs,
         /// The input as JSON, or @FILE to read it from a file (arithmetic also takes a bare
         /// expression: --input '5 6 * 3 +').
-        #[arg(long, required_unless_present = "start", conflicts_with = "start")]
+        #[arg(long, required_unless_present = "start", conflicts_with = "start", allow_hyphen_values = true)]
         input: Option<String>,
         #[command(flatten)]
         maps: Maps,
@@ -240,7 +250,7 @@ enum Command {
         #[arg(long, default_value_t = 0, requires = "level")]
         index: u64,
         /// ...or your own input (JSON, or @FILE)...
-        #[arg(long, conflicts_with = "start")]
+        #[arg(long, conflicts_with = "start", allow_hyphen_values = true)]
         input: Option<String>,
         // ...or, for search and plan tasks, two map files (`--start`, `--goal`).
         #[command(flatten)]
@@ -288,8 +298,9 @@ enum Command {
         /// Override the iteration cap.
         #[arg(long)]
         max_iterations: Option<u64>,
-        /// Continue the interrupted run in this directory.
-        #[arg(long, conflicts_with_all = ["task", "out", "config", "recipe", "max_iterations"])]
+        /// Continue the interrupted run in this directory (its task, variant, seed and config
+        /// are the checkpoint's).
+        #[arg(long, conflicts_with_all = ["task", "variant", "seed", "out", "config", "recipe", "max_iterations"])]
         resume: Option<PathBuf>,
         /// No progress bar.
         #[arg(long)]
@@ -383,18 +394,19 @@ enum Command {
         /// arithmetic and search.
         #[arg(long, value_delimiter = ',')]
         tasks: Vec<String>,
-        /// The level of the sample measured.
-        #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
+        /// The level of the sample measured (not with `--train`, which measures levels 1–10).
+        #[arg(long, default_value_t = 1000, allow_negative_numbers = true, conflicts_with = "train")]
         level: i128,
-        /// Repetitions per measurement; the fastest is reported.
-        #[arg(long, default_value_t = 3)]
-        repeat: usize,
+        /// Repetitions per measurement; the fastest is reported (default 3; with `--train`, only
+        /// with `--declared`).
+        #[arg(long, value_parser = at_least_one)]
+        repeat: Option<u64>,
         /// Measure training throughput instead: iterations per second of a fresh run (seed 1,
         /// default config) placed at each curriculum level 1–10 in turn.
         #[arg(long)]
         train: bool,
         /// Iterations timed per level with `--train`.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, requires = "train", value_parser = at_least_one)]
         iterations: u64,
         /// With `--train`: copy and sort declared as one's own algorithms
         /// (nhc_tasks::declared::examples) against the built-ins, alternating, `--repeat` times
@@ -515,12 +527,20 @@ fn real_main() -> Result<()> {
         }
         Command::Report { dirs, out: Some(out) } => emit(&comparison::comparison(&dirs, &out)?),
         Command::Report { .. } => bail!("give --out FILE to compare several sweeps"),
-        Command::Bench { train: true, declared: true, iterations, repeat, .. } => {
-            bench::declared(iterations, repeat.max(1))
+        Command::Bench { tasks, train: true, declared: true, iterations, repeat, .. } => {
+            if !tasks.is_empty() {
+                bail!("--tasks has no effect with --declared, which measures copy and sort; leave it out")
+            }
+            bench::declared(iterations, repeat.unwrap_or(3) as usize)
         }
-        Command::Bench { tasks, train: true, iterations, .. } => bench::throughput(&tasks, iterations),
+        Command::Bench { tasks, train: true, iterations, repeat, .. } => {
+            if repeat.is_some() {
+                bail!("--repeat has no effect on --train without --declared; leave it out")
+            }
+            bench::throughput(&tasks, iterations)
+        }
         Command::Bench { tasks, level: typed, repeat, .. } => {
-            bench::bench(&tasks, level(typed)?, repeat.max(1))
+            bench::bench(&tasks, level(typed)?, repeat.unwrap_or(3) as usize)
         }
         Command::Dnc(command) => dnc::run(command),
         Command::DataModules(command) => data_modules::run(command),
@@ -540,8 +560,8 @@ fn read_json(arg: &str, text_ok: bool) -> Result<Value> {
     };
     let shown: String = text.chars().take(200).collect();
     let more = if shown.len() < text.len() { "…" } else { "" };
-    match serde_json::from_str(&text) {
-        Err(_) if text_ok => Ok(Value::String(text)),
+    match strict_json::from_str(&text) {
+        Err(e) if text_ok && !e.is_data() => Ok(Value::String(text)),
         parsed => parsed.with_context(|| format!("the input is not valid JSON: {shown}{more}")),
     }
 }
@@ -570,8 +590,13 @@ fn user_input(task: &dyn AnyTask, input: Option<String>, maps: Maps) -> Result<O
 /// `{"start": [rows], "goal": [rows]}` from two text map files, for the tasks that take maps.
 fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
     if !task.takes_maps() {
-        let map_tasks: Vec<&str> =
-            nhc_tasks::registry::all().iter().filter(|t| t.takes_maps()).map(|t| t.name()).collect();
+        let mut map_tasks: Vec<&str> = Vec::new();
+        for t in nhc_tasks::registry::all().iter().filter(|t| t.takes_maps()) {
+            // One name per task, however many domains it has.
+            if !map_tasks.contains(&t.name()) {
+                map_tasks.push(t.name());
+            }
+        }
         bail!("--start and --goal are for {}; task `{}` takes --input", map_tasks.join(", "), task.name());
     }
     let rows = |path: &Path| -> Result<Vec<String>> {

@@ -21,8 +21,10 @@ pub fn per_level(title: &str, y_desc: &str, series: &[Series], stem: &Path) -> R
     register()?;
     let top = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
     let (svg, png) = (stem.with_extension("svg"), stem.with_extension("png"));
-    draw_levels(SVGBackend::new(&svg, (900, 500)).into_drawing_area(), title, y_desc, series, top)?;
+    draw_levels(SVGBackend::new(&svg, (900, 500)).into_drawing_area(), title, y_desc, series, top)
+        .with_context(|| format!("cannot write figure {}", svg.display()))?;
     draw_levels(BitMapBackend::new(&png, (900, 500)).into_drawing_area(), title, y_desc, series, top)
+        .with_context(|| format!("cannot write figure {}", png.display()))
 }
 
 fn draw_levels<DB: DrawingBackend>(
@@ -35,7 +37,7 @@ fn draw_levels<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e}");
     root.fill(&WHITE).map_err(err)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
@@ -99,9 +101,11 @@ pub const FITNESS: Axis = Axis {
 pub fn learning_curves(panels: &[(String, Vec<Curves>)], stem: &Path, axis: &Axis) -> Result<()> {
     register()?;
     let size = (900, 40 + 380 * panels.len().max(1) as u32);
-    draw_panels(SVGBackend::new(&stem.with_extension("svg"), size).into_drawing_area(), panels, axis)?;
-    draw_panels(BitMapBackend::new(&stem.with_extension("png"), size).into_drawing_area(), panels, axis)?;
-    Ok(())
+    let (svg, png) = (stem.with_extension("svg"), stem.with_extension("png"));
+    draw_panels(SVGBackend::new(&svg, size).into_drawing_area(), panels, axis)
+        .with_context(|| format!("cannot write figure {}", svg.display()))?;
+    draw_panels(BitMapBackend::new(&png, size).into_drawing_area(), panels, axis)
+        .with_context(|| format!("cannot write figure {}", png.display()))
 }
 
 fn draw_panels<DB: DrawingBackend>(
@@ -112,7 +116,7 @@ fn draw_panels<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e}");
     root.fill(&WHITE).map_err(err)?;
     let body = root.titled(axis.title, ("sans-serif", 20)).map_err(err)?;
     let longest = panels
@@ -139,7 +143,7 @@ fn draw_curves<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e}");
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 16))
         .margin(12)
@@ -201,7 +205,7 @@ where
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
         .draw()
-        .map_err(|e| anyhow!("drawing failed: {e:?}"))
+        .map_err(|e| anyhow!("drawing failed: {e}"))
 }
 
 /// Draws the legend at `position` and writes the figure.
@@ -214,7 +218,7 @@ where
     DB::ErrorType: 'static,
 {
     legend(chart, position)?;
-    root.present().map_err(|e| anyhow!("drawing failed: {e:?}"))
+    root.present().map_err(|e| anyhow!("drawing failed: {e}"))
 }
 
 /// The learned behaviour of one sample, like the paper's behaviour figure: per step the written
@@ -271,7 +275,7 @@ fn draw_maps<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e}");
     root.fill(&WHITE).map_err(err)?;
     let title = format!("{title} (green: every input right, red: an input wrong)");
     let root = root.titled(&title, ("sans-serif", 18)).map_err(err)?;
@@ -331,7 +335,7 @@ fn draw_behaviour<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e:?}");
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("drawing failed: {e}");
     root.fill(&WHITE).map_err(err)?;
     let heads = rows.first().map_or(0, |r| r.reads.len());
     let top = rows

@@ -15,7 +15,7 @@ pub struct Args {
     /// The bound: one for every part of the task's inputs, or one per part, comma-separated
     /// (e.g. duplicated's `16,60`: run-length sequences of up to 16 objects, and up to 60
     /// objects × 60 repeats). Default: each part's default, a run of under a minute.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_parser = bound)]
     pub up_to: Vec<u64>,
     /// Then sample each part from just above its bound up to this size, in the part's unit
     /// (the next 20 sizes with 20 samples each, then 12 log-spaced to the top with 5 each;
@@ -264,5 +264,19 @@ fn clip(s: &str) -> String {
     match s.char_indices().nth(160) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
+    }
+}
+
+/// One `--up-to` bound: a whole number ≥ 0 (a negative one is named as such, not taken for a flag).
+fn bound(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(b) => Ok(b),
+        Err(_) if s.starts_with('-') && s[1..].bytes().all(|b| b.is_ascii_digit()) => {
+            Err("a bound must be at least 0".into())
+        }
+        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("a bound is at most {}", u64::MAX))
+        }
+        Err(_) => Err(format!("`{s}` is not a bound (a whole number ≥ 0)")),
     }
 }

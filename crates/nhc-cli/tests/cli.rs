@@ -593,6 +593,89 @@ fn a_closed_stdout_is_an_error_not_a_lost_result() {
     }
 }
 
+/// A flag or key that would be accepted and then do nothing is refused in one line that names
+/// what it needs: `--resume` with anything the checkpoint decides, check settings without a
+/// check or a check inside the curriculum, a key twice in one input object, counts of 0.
+#[test]
+fn settings_without_effect_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out =
+        nhc(&["train", "--task", "copy", "--out", run.to_str().unwrap(), "--max-iterations", "1", "--quiet"]);
+    assert_eq!(out.status.code(), Some(4));
+    let resume = run.to_str().unwrap();
+    for flag in [["--variant", "nhc-anc"], ["--seed", "9"], ["--task", "sort"], ["--max-iterations", "5"]] {
+        fails_with(&["train", "--resume", resume, flag[0], flag[1]], &format!("'{}", flag[0]));
+    }
+    let config = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let out_dir = dir.path().join("c");
+    let out_dir = out_dir.to_str().unwrap();
+    for (name, text, cause) in [
+        ("inside.toml", "check_level = 5\n", "check_level must be beyond the curriculum"),
+        ("relearn.toml", "on_failed_check = \"relearn\"\n", "on_failed_check has no effect without"),
+        ("shape.toml", "[tasks.sort]\ncheck_any_shape = true\n", "check_any_shape has no effect without"),
+        ("kind.toml", "on_failed_check = 1\n", "on_failed_check must be `restart` or `relearn`, got 1"),
+    ] {
+        fails_with(&["train", "--task", "copy", "--out", out_dir, "--config", &config(name, text)], cause);
+    }
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/repeatCopy.json");
+    let twice = r#"{"items":[[1,0,0,0,0,1]],"copies":2,"copies":3}"#;
+    fails_with(
+        &["run", "--task", "repeatCopy", "--model", copy, "--input", twice],
+        "the key \"copies\" appears twice",
+    );
+    for args in [
+        &["bench", "--repeat", "0"][..],
+        &["bench", "--train", "--iterations", "0"],
+        &["bench", "--iterations", "5"],
+    ] {
+        let out = nhc(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    fails_with(
+        &["bench", "--train", "--repeat", "2"],
+        "--repeat has no effect on --train without --declared",
+    );
+}
+
+/// A model, input, map or config that is not a regular file (a named pipe without a writer, a
+/// directory, a device) is refused in one line before it is opened, instead of blocking.
+#[test]
+fn special_files_are_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let search = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/search.json");
+    for (special, kind) in [
+        (fifo.to_str().unwrap(), "a named pipe"),
+        (dir.path().to_str().unwrap(), "a directory"),
+        ("/dev/zero", "a device"),
+    ] {
+        let input = format!("@{special}");
+        let commands: [&[&str]; 5] = [
+            &["eval", "--task", "copy", "--model", special, "--level", "3"],
+            &["run", "--task", "copy", "--model", copy, "--input", &input],
+            &["run", "--task", "search", "--model", search, "--start", special, "--goal", special],
+            &["train", "--task", "copy", "--config", special, "--out", "x"],
+            &["verify", "--task", "copy", "--model", special, "--up-to", "3"],
+        ];
+        for args in commands {
+            let out = nhc(args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(
+                err.contains(kind) && err.contains("give a regular file") && err.lines().count() == 1,
+                "{args:?}: {err}"
+            );
+        }
+    }
+}
+
 /// `--recipe` trains with configs/recipe.toml, and a config file's `[tasks.NAME]` table changes
 /// its task's config only; both are recorded in the checkpoint.
 #[test]
@@ -707,7 +790,7 @@ fn sizes_are_bounded_before_any_work() {
     );
     let input = r#"{"items":[[1,0,0,0,0,1]],"copies":1000000000000}"#;
     fails_with(&["run", "--task", "repeatCopy", "--model", repeat, "--input", input], "would need about");
-    fails_with(&["eval", "--task", "copy", "--model", "/dev/zero", "--level", "10"], "larger than");
+    fails_with(&["eval", "--task", "copy", "--model", "/dev/zero", "--level", "10"], "it is a device");
     fails_with(&["--max-memory", "lots", "tasks"], "not a memory size");
     assert!(start.elapsed().as_secs_f64() < 5.0, "refusals are immediate");
 }

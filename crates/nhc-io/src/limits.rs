@@ -25,14 +25,18 @@ pub enum LimitError {
     #[error("{what} is {got}; at most {max} is supported")]
     TooLarge { what: &'static str, got: u64, max: u64 },
     #[error(
-        "{what} would need about {} ({steps} steps of about {bytes_per_step} bytes{}), more than the memory limit of {} (set it with --max-memory)",
-        show_bytes(*needed), if *in_flight > 1 { format!(", {in_flight} samples at a time") } else { String::new() }, show_bytes(*limit)
+        "{what} would need about {} ({steps} steps of about {bytes_per_step} bytes{}), more than the memory limit of {} (set it with {})",
+        show_bytes(*needed), if *in_flight > 1 { format!(", {in_flight} samples at a time") } else { String::new() }, show_bytes(*limit), limit_setter()
     )]
     Memory { what: String, steps: u64, bytes_per_step: u64, in_flight: u64, needed: u64, limit: u64 },
     #[error("{path} is larger than {max} bytes; it cannot be {what}")]
     FileTooLarge { path: String, what: &'static str, max: u64 },
+    #[error("cannot read {what} {path}: it is {kind}; give a regular file")]
+    NotAFile { path: String, what: &'static str, kind: &'static str },
     #[error("cannot read {what} {path}: {reason}")]
     Read { path: String, what: &'static str, reason: String },
+    #[error("`{0}` is beyond the largest memory size, 18446744073709551615 bytes (16777216T)")]
+    MemoryTooLarge(String),
     #[error("`{0}` is not a memory size (e.g. 8G, 512M, 1000000)")]
     MemorySize(String),
 }
@@ -58,6 +62,18 @@ static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
 /// Sets the memory a run may take, in bytes (`--max-memory`).
 pub fn set_memory_limit(bytes: u64) {
     MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+static LIMIT_SETTER: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// How the user of this process sets the memory limit, as a memory refusal names it: `--max-memory`
+/// unless an embedding (Python's `nhc.set_max_memory`) says otherwise, once.
+pub fn set_limit_setter(how: &'static str) {
+    let _ = LIMIT_SETTER.set(how);
+}
+
+fn limit_setter() -> &'static str {
+    LIMIT_SETTER.get().copied().unwrap_or("--max-memory")
 }
 
 /// The memory a run may take: the limit set, or [`DEFAULT_MEMORY_SHARE`] of the machine's
@@ -93,7 +109,10 @@ pub fn parse_memory(text: &str) -> Result<u64, LimitError> {
     };
     let x: f64 = digits.parse().map_err(|_| LimitError::MemorySize(text.to_string()))?;
     let bytes = x * scale as f64;
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
+    if bytes.is_finite() && bytes > u64::MAX as f64 {
+        return Err(LimitError::MemoryTooLarge(text.to_string()));
+    }
+    if !(bytes.is_finite() && bytes >= 1.0) {
         return Err(LimitError::MemorySize(text.to_string()));
     }
     Ok(bytes as u64)
@@ -131,17 +150,59 @@ impl Estimate {
     }
 }
 
-/// Reads a text file of at most `max` bytes; `what` names it in errors ("model file", …).
-pub fn read_text(path: &Path, what: &'static str, max: u64) -> Result<String, LimitError> {
+/// What a file that is not a regular one is, in words.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a regular file" }
+}
+
+/// Reads a regular file of at most `max` bytes; `what` names it in errors ("model file", …).
+pub fn read_bytes(path: &Path, what: &'static str, max: u64) -> Result<Vec<u8>, LimitError> {
     let shown = || path.display().to_string();
     let err = |e: std::io::Error| LimitError::Read { path: shown(), what, reason: e.to_string() };
+    // A named pipe without a writer would block in open(), a device may never end: only regular
+    // files are read. The size is known before reading.
+    let meta = std::fs::metadata(path).map_err(err)?;
+    if !meta.is_file() {
+        let kind = file_kind(&meta.file_type());
+        return Err(LimitError::NotAFile { path: shown(), what, kind });
+    }
+    if meta.len() > max {
+        return Err(LimitError::FileTooLarge { path: shown(), what, max });
+    }
     let file = std::fs::File::open(path).map_err(err)?;
     let mut bytes = Vec::new();
     file.take(max + 1).read_to_end(&mut bytes).map_err(err)?;
     if bytes.len() as u64 > max {
         return Err(LimitError::FileTooLarge { path: shown(), what, max });
     }
-    String::from_utf8(bytes).map_err(|e| err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+    Ok(bytes)
+}
+
+/// Reads a text file of at most `max` bytes ([`read_bytes`]), UTF-8.
+pub fn read_text(path: &Path, what: &'static str, max: u64) -> Result<String, LimitError> {
+    let mut bytes = read_bytes(path, what, max)?;
+    // A UTF-8 byte-order mark (as some Windows editors save) is no part of the text.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes).map_err(|e| LimitError::Read {
+        path: path.display().to_string(),
+        what,
+        reason: std::io::Error::new(std::io::ErrorKind::InvalidData, e).to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -157,6 +218,10 @@ mod tests {
         for bad in ["", "G", "-1G", "8X", "0", "1e400"] {
             assert!(parse_memory(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_memory("18446744073709551615"), Ok(u64::MAX));
+        for beyond in ["18446744073709551617000", "99999999999G"] {
+            assert_eq!(parse_memory(beyond), Err(LimitError::MemoryTooLarge(beyond.into())));
+        }
     }
 
     #[test]
@@ -169,5 +234,45 @@ mod tests {
         let err = big.in_flight("level 5", 1).unwrap_err().to_string();
         assert!(err.contains("level 5 would need about 3000 bytes") && err.contains("--max-memory"), "{err}");
         set_memory_limit(0);
+    }
+
+    /// Only regular files are read: a named pipe without a writer, a directory, a device or a
+    /// socket is refused before open() in one line naming what it is; a symlink to a regular
+    /// file is read, and a file larger than the bound is refused from its size.
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.json");
+        std::fs::write(&file, "{}").unwrap();
+        assert_eq!(read_text(&file, "model file", 10).unwrap(), "{}");
+        let bom = dir.path().join("bom.json");
+        std::fs::write(&bom, b"\xEF\xBB\xBF{}").unwrap();
+        assert_eq!(read_text(&bom, "model file", 10).unwrap(), "{}");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_text(&link, "model file", 10).unwrap(), "{}");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let cases = [
+            (fifo.as_path(), "a named pipe"),
+            (socket.as_path(), "a socket"),
+            (dir.path(), "a directory"),
+            (Path::new("/dev/null"), "a device"),
+            (Path::new("/dev/zero"), "a device"),
+        ];
+        for (path, kind) in cases {
+            let err = read_text(path, "input file", 1 << 20).unwrap_err().to_string();
+            assert!(
+                err.contains(kind) && err.contains("give a regular file") && !err.contains('\n'),
+                "{err}"
+            );
+        }
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b' '; 11]).unwrap();
+        let err = read_bytes(&big, "model file", 10).unwrap_err();
+        assert!(matches!(err, LimitError::FileTooLarge { max: 10, .. }), "{err}");
     }
 }

@@ -302,6 +302,12 @@ impl PyDeclared {
         let spec = obj.call_method0("_spec")?;
         let spec = spec.cast::<PyDict>()?;
         let name: String = field(spec, "name")?.extract()?;
+        // The name becomes a run directory's (`NAME-SEED`): a path in it would write elsewhere.
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_+".contains(c)) {
+            return Err(value_error(format!(
+                "name must be a plain name of letters, digits, '-', '_' and '+' (it names run directories), got {name:?}"
+            )));
+        }
         let ops: Vec<String> = field(spec, "ops")?.extract()?;
         let passthrough: Vec<bool> = field(spec, "passthrough")?.extract()?;
         let heads: usize = field(spec, "heads")?.extract()?;

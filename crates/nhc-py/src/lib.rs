@@ -78,5 +78,33 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(train::resume, m)?)?;
     m.add_function(wrap_pyfunction!(train::run_sentence, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
+    nhc_io::limits::set_limit_setter("nhc.set_max_memory(...)");
     Ok(())
+}
+
+/// The memory a run may take, as `nhc --max-memory` sets it: bytes (an int) or a size with a
+/// suffix ("8G", "512M"); None goes back to the default, half the machine's memory. Returns the
+/// limit now in force, in bytes. Work that would need more is refused before it starts.
+#[pyfunction]
+#[pyo3(signature = (size))]
+fn set_max_memory(size: &Bound<'_, PyAny>) -> PyResult<u64> {
+    use nhc_io::limits;
+    let bytes = if size.is_none() {
+        0
+    } else if let Ok(text) = size.extract::<String>() {
+        limits::parse_memory(&text).map_err(errors::value_error)?
+    } else {
+        match size.extract::<u64>() {
+            Ok(0) => return Err(errors::value_error("the memory limit must be at least 1 byte")),
+            Ok(b) => b,
+            Err(_) => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "set_max_memory takes bytes (an int ≥ 1), a size such as \"8G\", or None",
+                ));
+            }
+        }
+    };
+    limits::set_memory_limit(bytes);
+    Ok(limits::memory_limit())
 }

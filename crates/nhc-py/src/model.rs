@@ -620,9 +620,26 @@ impl Model {
             None => Vec::new(),
             Some(u) => match u.extract::<u64>() {
                 Ok(b) => vec![b],
-                Err(_) => u.extract::<Vec<u64>>().map_err(|_| {
-                    PyTypeError::new_err("up_to must be a non-negative int or a list of them, one per part")
-                })?,
+                Err(_) if u.is_instance_of::<pyo3::types::PyInt>() => return Err(out_of_range_bound(u)),
+                Err(_) => {
+                    let items = u.extract::<Vec<Bound<'py, PyAny>>>().map_err(|_| {
+                        PyTypeError::new_err("up_to must be an int or a list of ints, one per part")
+                    })?;
+                    if items.is_empty() {
+                        return Err(value_error(
+                            "up_to = [] gives no bound; give an int, a list of one per part, or None for each part's default",
+                        ));
+                    }
+                    let one = |b: &Bound<'py, PyAny>| match b.extract::<u64>() {
+                        Ok(b) => Ok(b),
+                        Err(_) if b.is_instance_of::<pyo3::types::PyInt>() => Err(out_of_range_bound(b)),
+                        Err(_) => Err(PyTypeError::new_err(format!(
+                            "up_to must be an int or a list of ints, one per part; got a {} in the list",
+                            b.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                        ))),
+                    };
+                    items.iter().map(one).collect::<PyResult<Vec<u64>>>()?
+                }
             },
         };
         let bounds = nhc_tasks::verify::Bounds(bounds);
@@ -717,5 +734,14 @@ impl Model {
             }
         };
         trace_columns(py, &rows)
+    }
+}
+
+/// The error for an int bound that is no u64: negative, or beyond the largest.
+fn out_of_range_bound(b: &Bound<'_, PyAny>) -> PyErr {
+    if b.lt(0).unwrap_or(false) {
+        value_error(format!("up_to must be at least 0, got {b}"))
+    } else {
+        value_error(format!("up_to {b} is beyond the largest bound, {}", u64::MAX))
     }
 }

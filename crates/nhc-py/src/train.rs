@@ -121,6 +121,9 @@ pub(crate) fn configs(config: Option<&Bound<'_, PyAny>>, recipe: bool) -> PyResu
             c.repr()?
         )));
     };
+    if let Some(e) = nhc_train::config::kind_error(&fields) {
+        return Err(value_error(e));
+    }
     base.edit(|c| {
         let mut all = serde_json::to_value(&c).map_err(|e| ConfigError::Fields(e.to_string()))?;
         if let serde_json::Value::Object(all) = &mut all {

@@ -414,9 +414,16 @@ impl<A: Algebra> Task for Arithmetic<A> {
     /// token). At least one operator (a lone number is refused: the answer is what the last
     /// `C` computed), exactly one value left, every atomic result defined.
     fn parse_input(&self, v: &serde_json::Value) -> Result<Self::Sample, InputError> {
-        let text = v.as_str().ok_or_else(|| {
-            InputError::new(r#"arithmetic takes a postfix expression as a JSON string, e.g. "5 6 * 3 +""#)
-        })?;
+        // A bare number (`--input 5`) is an expression of one token, refused below for its cause.
+        let text = match v {
+            serde_json::Value::String(text) => text.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => {
+                return Err(InputError::new(
+                    r#"arithmetic takes a postfix expression as a JSON string, e.g. "5 6 * 3 +""#,
+                ));
+            }
+        };
         let tokens = text.split_whitespace().map(|t| self.0.parse_token(t)).collect::<Result<Vec<_>, _>>()?;
         if !tokens.iter().any(|t| matches!(t, Token::Op(_))) {
             if tokens.is_empty() {

@@ -60,6 +60,8 @@ pub enum ModelError {
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a valid model file: {source}")]
     Malformed { path: PathBuf, source: serde_json::Error },
+    #[error("{path} is not a model file: it holds {found}, not the JSON object `nhc train` writes")]
+    NotAnObject { path: PathBuf, found: &'static str },
     #[error("{path} has format {found}; this build reads format {FORMAT}")]
     Format { path: PathBuf, found: u32 },
     #[error("{path} holds a model of algorithm `{found}`, not `{expected}`")]
@@ -155,6 +157,17 @@ impl ModelFile {
         #[derive(Deserialize)]
         struct Format {
             format: u32,
+        }
+        let found = match text.trim_start().chars().next() {
+            Some('{') => None,
+            Some('[') => Some("a JSON array"),
+            Some('"') => Some("a JSON string"),
+            Some('-' | '0'..='9') => Some("a number"),
+            None => Some("nothing"),
+            Some(_) => Some("something other than a JSON object"),
+        };
+        if let Some(found) = found {
+            return Err(ModelError::NotAnObject { path: p(), found });
         }
         let malformed = |source| ModelError::Malformed { path: p(), source };
         match serde_json::from_str::<Format>(&text).map_err(malformed)?.format {

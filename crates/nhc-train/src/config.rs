@@ -295,7 +295,7 @@ pub enum ConfigError {
     PopulationMax { max: usize, population: usize },
     #[error("learning_rate must be a finite number > 0, got {0}")]
     LearningRate(f64),
-    #[error("sigma must be a finite number > 0, got {0}")]
+    #[error("sigma must be a finite number ≥ 1e-6 (smaller noise is lost in θ's f32 rounding), got {0}")]
     Sigma(f64),
     #[error("weight_decay must be in (0, 1], got {0}")]
     WeightDecay(f64),
@@ -330,6 +330,12 @@ pub enum ConfigError {
     #[error("check_level must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
     CheckLevel(usize),
     #[error(
+        "check_level must be beyond the curriculum (the check reads levels {first}..=check_level), got {level}; set it above {levels} or 0 for no check"
+    )]
+    CheckInsideCurriculum { level: usize, levels: usize, first: usize },
+    #[error("{0} has no effect without the generalization check; set check_level (e.g. 99) or leave {0} out")]
+    NeedsCheckLevel(&'static str),
+    #[error(
         "early_check must be a curriculum level with a later one, 1..={last} (levels − 1), or 0 for none; got {level}"
     )]
     EarlyCheck { level: usize, last: usize },
@@ -337,6 +343,10 @@ pub enum ConfigError {
     TooLarge { name: &'static str, value: f64, max: f64 },
     #[error("levels must be below the first test level {FIRST_TEST_LEVEL}, got {0}")]
     LevelsReachTest(usize),
+    #[error("{field} must be {values}, got {got}")]
+    Choice { field: String, values: String, got: String },
+    #[error("{field} = {got} is out of range: at most {max}")]
+    Beyond { field: String, got: String, max: f64 },
     #[error("invalid TOML training config: {0}")]
     Toml(String),
     #[error("config: {0}")]
@@ -388,6 +398,58 @@ impl From<ValidConfig> for TrainConfig {
 
 /// A TOML error as one line: where, and what (serde's message names the valid choices of an
 /// enum), with Rust's integer types in words.
+/// The values a unit enum of the config takes, as serde lists them (`` `restart` or `relearn` ``).
+fn variants<T: serde::de::DeserializeOwned>() -> String {
+    let e = serde_json::from_value::<T>(serde_json::Value::String(String::new())).err();
+    let message = e.map(|e| e.to_string()).unwrap_or_default();
+    message.split_once("expected ").map(|(_, v)| v.to_string()).unwrap_or(message)
+}
+
+/// The values of a choice field of [`TrainConfig`] (a unit enum); None for other fields.
+fn choices(field: &str) -> Option<String> {
+    Some(match field {
+        "budget" | "restart_counts" => variants::<Count>(),
+        "restart" => variants::<RestartTrigger>(),
+        "no_update_at" => variants::<NoUpdateAt>(),
+        "nes_step" => variants::<Step>(),
+        "on_failed_check" => variants::<OnFailedCheck>(),
+        "links" => variants::<Links>(),
+        "free_write" => variants::<FreeWrite>(),
+        "missing_link" => variants::<nhc_model::MissingLink>(),
+        "margin" => variants::<nhc_model::Margin>(),
+        _ => return None,
+    })
+}
+
+/// A plainer error than the parser's for a field of the wrong kind: a choice given as something
+/// other than a string (`on_failed_check = 1`, which serde calls "wanted string or table"), or
+/// a count beyond 64 bits (from Python, whose ints have no bound). None if there is none.
+pub fn kind_error(fields: &serde_json::Map<String, serde_json::Value>) -> Option<ConfigError> {
+    for (field, value) in fields {
+        if let Some(values) = choices(field) {
+            if !value.is_string() {
+                return Some(ConfigError::Choice { field: field.clone(), values, got: value.to_string() });
+            }
+        } else if let serde_json::Value::String(digits) = value
+            && !digits.is_empty()
+            && digits.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit())
+        {
+            let max = TrainConfig::default().bounded().into_iter().find(|(name, ..)| name == field);
+            let max = max.map_or(u64::MAX as f64, |(.., max)| max);
+            return Some(ConfigError::Beyond { field: field.clone(), got: digits.clone(), max });
+        }
+    }
+    None
+}
+
+/// [`kind_error`] of a TOML table.
+pub(crate) fn toml_kind_error(table: &toml::Table) -> Option<ConfigError> {
+    match serde_json::to_value(table) {
+        Ok(serde_json::Value::Object(fields)) => kind_error(&fields),
+        _ => None,
+    }
+}
+
 pub(crate) fn one_line(e: &toml::de::Error, text: &str) -> String {
     let message = e
         .message()
@@ -436,7 +498,7 @@ impl TrainConfig {
         if !positive(self.learning_rate) {
             return Err(E::LearningRate(self.learning_rate));
         }
-        if !positive(self.sigma) {
+        if !(positive(self.sigma) && self.sigma >= 1e-6) {
             return Err(E::Sigma(self.sigma));
         }
         if !(positive(self.weight_decay) && self.weight_decay <= 1.0) {
@@ -496,6 +558,20 @@ impl TrainConfig {
         }
         if self.check_level >= FIRST_TEST_LEVEL {
             return Err(E::CheckLevel(self.check_level));
+        }
+        if self.check_level > 0 && self.check_level <= self.levels {
+            let (level, levels) = (self.check_level, self.levels);
+            return Err(E::CheckInsideCurriculum { level, levels, first: levels + 1 });
+        }
+        if self.check_level == 0 {
+            for (name, set) in [
+                ("on_failed_check", self.on_failed_check != OnFailedCheck::Restart),
+                ("check_any_shape", self.check_any_shape),
+            ] {
+                if set {
+                    return Err(E::NeedsCheckLevel(name));
+                }
+            }
         }
         if self.levels >= FIRST_TEST_LEVEL {
             return Err(E::LevelsReachTest(self.levels));
@@ -594,7 +670,10 @@ impl TrainConfig {
 
     /// Parses a TOML document (missing fields take their defaults) and checks it.
     pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
-        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Toml(one_line(&e, text)))?;
+        let c: TrainConfig = toml::from_str(text).map_err(|e| {
+            let kind = text.parse::<toml::Table>().ok().and_then(|t| toml_kind_error(&t));
+            kind.unwrap_or_else(|| ConfigError::Toml(one_line(&e, text)))
+        })?;
         c.check()?;
         Ok(c)
     }
@@ -621,6 +700,35 @@ mod tests {
         let mut c = TrainConfig::default();
         f(&mut c);
         c.check()
+    }
+
+    /// A choice given as anything but a string names the field and its values, for every choice
+    /// field and in both forms (a plain file, a `[tasks.NAME]` table).
+    #[test]
+    fn a_choice_of_the_wrong_kind_names_its_values() {
+        let fields = TrainConfig::default();
+        let json = serde_json::to_value(&fields).unwrap();
+        let choice_fields: Vec<&String> =
+            json.as_object().unwrap().iter().filter(|(_, v)| v.is_string()).map(|(k, _)| k).collect();
+        assert!(choice_fields.len() >= 9, "{choice_fields:?}");
+        for field in choice_fields {
+            let values = choices(field).unwrap_or_else(|| panic!("{field} is a choice without values"));
+            assert!(values.contains('`'), "{field}: {values}");
+            for wrong in ["1", "true", "1.5", "[\"restart\"]"] {
+                let err = TrainConfig::from_toml(&format!("{field} = {wrong}\n")).unwrap_err().to_string();
+                assert_eq!(
+                    err,
+                    format!("{field} must be {values}, got {}", wrong.replace(' ', "")),
+                    "{field}"
+                );
+                let tabled = format!("[tasks.sort]\n{field} = {wrong}\n");
+                let err = crate::TaskConfigs::from_toml(&tabled).unwrap_err().to_string();
+                assert!(err.contains(&format!("{field} must be {values}")), "{err}");
+            }
+        }
+        let big = serde_json::json!({"batch": "1180591620717411303424"});
+        let err = kind_error(big.as_object().unwrap()).unwrap().to_string();
+        assert_eq!(err, "batch = 1180591620717411303424 is out of range: at most 100000");
     }
 
     /// Every file of the repository's configs/ is a valid config.
@@ -690,6 +798,8 @@ mod tests {
     #[test]
     fn sigma_positive() {
         assert_eq!(with(|c| c.sigma = -0.1), Err(ConfigError::Sigma(-0.1)));
+        assert_eq!(with(|c| c.sigma = 1e-300), Err(ConfigError::Sigma(1e-300)));
+        assert_eq!(with(|c| c.sigma = 1e-6), Ok(()));
         assert!(with(|c| c.sigma = f64::INFINITY).is_err());
     }
     #[test]
@@ -763,6 +873,23 @@ mod tests {
     fn check_never_reaches_a_test_level() {
         assert_eq!(with(|c| c.check_level = 100), Err(ConfigError::CheckLevel(100)));
         assert_eq!(with(|c| c.check_level = 99), Ok(()));
+        // A check inside the curriculum, and check settings without a check, have no effect.
+        for level in 1..=10 {
+            let e = with(|c| c.check_level = level);
+            assert_eq!(e, Err(ConfigError::CheckInsideCurriculum { level, levels: 10, first: 11 }));
+        }
+        assert_eq!(with(|c| c.check_level = 11), Ok(()));
+        assert_eq!(with(|c| c.check_any_shape = true), Err(ConfigError::NeedsCheckLevel("check_any_shape")));
+        let relearn = |c: &mut TrainConfig| c.on_failed_check = OnFailedCheck::Relearn;
+        assert_eq!(with(relearn), Err(ConfigError::NeedsCheckLevel("on_failed_check")));
+        assert_eq!(
+            with(|c| {
+                relearn(c);
+                c.check_any_shape = true;
+                c.check_level = 99;
+            }),
+            Ok(())
+        );
     }
     #[test]
     fn counts_and_scales_are_bounded() {

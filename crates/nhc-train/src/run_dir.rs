@@ -76,6 +76,12 @@ pub enum RunDirError {
     Digest { path: PathBuf, what: &'static str },
     #[error("{} cannot be resumed", path.display())]
     Resume { path: PathBuf, source: TrainError },
+    /// The training time recorded is none a run can have taken.
+    #[error(
+        "{} records {seconds} s of training, which no run takes; restore it, or start the run again in a new directory",
+        path.display()
+    )]
+    Seconds { path: PathBuf, seconds: f64 },
     /// A line of `metrics.jsonl` at or before the checkpoint does not read (1-based `line`).
     #[error(
         "{} line {line} is damaged ({error}); the checkpoint is at iteration {checkpoint}: repair or remove that line, then resume",
@@ -228,6 +234,9 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, RunDirError> {
     read_checkpoint(&path)
 }
 
+/// The longest training a checkpoint may record: ten years.
+const MAX_RUN_SECONDS: f64 = 3.2e8;
+
 /// Reads a checkpoint and checks its digest: the state is trusted only as written.
 fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
     let text = read_text(path, "checkpoint", MAX_STATE_BYTES)?;
@@ -242,7 +251,10 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
         Some(_) => {}
     }
     let state = serde_json::from_str(file.state.get()).map_err(damaged)?;
-    let seconds = serde_json::from_str(file.seconds.get()).map_err(damaged)?;
+    let seconds: f64 = serde_json::from_str(file.seconds.get()).map_err(damaged)?;
+    if !(0.0..=MAX_RUN_SECONDS).contains(&seconds) {
+        return Err(RunDirError::Seconds { path: path.into(), seconds });
+    }
     Ok(Checkpoint { state, seconds })
 }
 

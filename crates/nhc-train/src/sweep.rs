@@ -175,6 +175,8 @@ pub struct Smallest {
 pub enum SweepError {
     #[error("the number of samples must be at least 1")]
     NoSamples,
+    #[error("the tasks name {0} twice; give each task once")]
+    TaskTwice(String),
     #[error("give at least one test level")]
     NoLevels,
     #[error(transparent)]
@@ -339,6 +341,9 @@ pub fn runs(spec: &SweepSpec) -> Result<Vec<(String, u64)>, SweepError> {
     } else {
         spec.tasks.iter().map(|t| find(t).map(|t| t.name().to_string())).collect::<Result<_, _>>()?
     };
+    if let Some(k) = (1..tasks.len()).find(|&k| tasks[..k].contains(&tasks[k])) {
+        return Err(SweepError::TaskTwice(tasks[k].clone()));
+    }
     Ok(tasks.iter().flat_map(|t| spec.seeds.seeds().map(move |seed| (t.clone(), seed))).collect())
 }
 

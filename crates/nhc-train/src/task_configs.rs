@@ -4,7 +4,7 @@
 //! ([`TaskConfigs::recipe`], `configs/recipe.toml`) read this form; a file without tables is a
 //! plain [`TrainConfig`].
 
-use crate::config::{ConfigError, TrainConfig, ValidConfig, one_line};
+use crate::config::{ConfigError, TrainConfig, ValidConfig, one_line, toml_kind_error};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -71,9 +71,11 @@ impl TaskConfigs {
     }
 
     fn table(table: toml::Table, place: &str) -> Result<ValidConfig, ConfigError> {
-        let config: TrainConfig = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Toml(format!("{place}: {}", e.message())))?;
+        let kind = toml_kind_error(&table);
+        let config: TrainConfig = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
+            let message = kind.map_or_else(|| e.message().to_string(), |k| k.to_string());
+            ConfigError::Toml(format!("{place}: {message}"))
+        })?;
         config.validate().map_err(|e| ConfigError::Toml(format!("{place}: {e}")))
     }
 

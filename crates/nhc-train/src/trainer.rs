@@ -88,6 +88,21 @@ pub const MAX_ITERATION_STEPS: u64 = 10_000_000_000;
 /// Refuses a config whose iteration would run more than [`MAX_ITERATION_STEPS`] model steps: θ
 /// and the population on a batch at the highest level, plus a generalization check's samples.
 /// Each value may be within its bounds while their product is not.
+/// The model of `task` as `variant` under `config`, if a run may train it: the checks of a new
+/// run, which a resumed checkpoint passes again.
+fn admissible(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Result<Config, TrainError> {
+    let model = model_config(task, variant, config);
+    model.check().map_err(ParamsError::from)?;
+    if !model.memory.word_noise() && config.word_noise > 0.0 {
+        return Err(TrainError::WordNoise(variant));
+    }
+    if config.update_feedback && !task.knows_updates() {
+        return Err(TrainError::UpdateFeedback(task.name().to_string()));
+    }
+    iteration_cost(task, config)?;
+    Ok(model)
+}
+
 fn iteration_cost(task: &dyn AnyTask, config: &ValidConfig) -> Result<(), TrainError> {
     let episodes = (config.largest_population() as u64 + 1).saturating_mul(config.batch as u64);
     let level = config.levels.min(task.max_level());
@@ -130,15 +145,7 @@ impl Trainer {
         config: ValidConfig,
         seed: u64,
     ) -> Result<Self, TrainError> {
-        let model = model_config(task, variant, &config);
-        model.check().map_err(ParamsError::from)?;
-        if !model.memory.word_noise() && config.word_noise > 0.0 {
-            return Err(TrainError::WordNoise(variant));
-        }
-        if config.update_feedback && !task.knows_updates() {
-            return Err(TrainError::UpdateFeedback(task.name().to_string()));
-        }
-        iteration_cost(task, &config)?;
+        let model = admissible(task, variant, &config)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let theta = initial_theta(&model, &config, &mut rng);
         let state = TrainState {
@@ -176,8 +183,16 @@ impl Trainer {
                 found: show(state.digest),
             });
         }
-        let model = model_config(task, state.variant, &state.config);
-        model.check().map_err(ParamsError::from)?;
+        // What a new run would refuse, a checkpoint may not bring in (an edited config).
+        let model = admissible(task, state.variant, &state.config)?;
+        // The generator is the seed's (it is seeded once, by Trainer::new): a seed edited alone
+        // would name a command that does not give this run.
+        if state.rng.get_seed() != ChaCha8Rng::seed_from_u64(state.seed).get_seed() {
+            return Err(TrainError::State(format!(
+                "its generator was not seeded by its seed {}",
+                state.seed
+            )));
+        }
         let expected = nhc_model::theta_len(&model);
         if state.nes.theta.len() != expected {
             return Err(TrainError::ThetaLength {

@@ -146,7 +146,39 @@ fn edited_checkpoints_and_impossible_states_are_refused() -> TestResult {
     none.curriculum.levels = 0;
     let err = Trainer::from_state(task, none).err().ok_or("a curriculum of no levels")?;
     assert!(err.to_string().contains("curriculum.levels is 0, the config's levels 10"), "{err}");
+    // What only the run knows, and what a new run would refuse, stay so in an edited state.
+    let mut reseeded = state.clone();
+    reseeded.seed = 4;
+    let err = Trainer::from_state(task, reseeded).err().ok_or("a seed edited alone")?;
+    assert!(err.to_string().contains("its generator was not seeded by its seed 4"), "{err}");
+    for (edit, cause) in [
+        (TrainConfig { update_feedback: true, ..state.config.get().clone() }, "update_feedback needs"),
+        (TrainConfig { population: 10_000, batch: 100_000, ..state.config.get().clone() }, "model steps"),
+    ] {
+        let edited = nhc_train::TrainState { config: edit.validate()?, ..state.clone() };
+        let err = Trainer::from_state(task, edited).err().ok_or(cause)?.to_string();
+        assert!(err.contains(cause), "{err}");
+    }
+    // A training time no run has taken, with the digest made to match, is refused.
+    let state_text = &text
+        [text.find("{\"state\":").ok_or("the state")? + 9..text.find(",\"seconds\":").ok_or("seconds")?];
+    for seconds in ["-5.0", "1e308", "4e8"] {
+        let digest = sha_hex(&format!("{state_text}\n{seconds}"));
+        std::fs::write(
+            &path,
+            format!("{{\"state\":{state_text},\"seconds\":{seconds},\"digest\":\"{digest}\"}}"),
+        )?;
+        let err = run_dir::resume(&dir, &mut Silent).err().ok_or("an impossible training time")?;
+        assert!(matches!(err, RunDirError::Seconds { .. }), "{seconds}: {err:?}");
+    }
+    let digest = sha_hex(&format!("{state_text}\n12.5"));
+    std::fs::write(&path, format!("{{\"state\":{state_text},\"seconds\":12.5,\"digest\":\"{digest}\"}}"))?;
     Trainer::from_state(task, state)?;
     assert!(matches!(run_dir::resume(&dir, &mut Silent)?, Outcome::Finished { .. }));
     Ok(())
+}
+
+fn sha_hex(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -163,7 +163,8 @@ impl DataNets {
         let damaged = |path: &Path, message: String| LearnedError::Damaged { path: path.into(), message };
         let meta: Meta = serde_json::from_str(&text).map_err(|e| damaged(&meta_path, e.to_string()))?;
         let path = dir.join("data_modules.safetensors");
-        let bytes = std::fs::read(&path).map_err(|e| damaged(&path, e.to_string()))?;
+        let bytes = nhc_io::limits::read_bytes(&path, "data modules", nhc_io::limits::MAX_STATE_BYTES)
+            .map_err(|source| LearnedError::Read { path: path.clone(), source })?;
         let tensors =
             safetensors::SafeTensors::deserialize(&bytes).map_err(|e| damaged(&path, e.to_string()))?;
         let word = meta.fields.one_hot();
