@@ -7,7 +7,7 @@ Prints a Markdown table (docs/results/bad-input.md, "Bad input"). Run from the r
 import hashlib, json, os, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NHC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/nhc")
+NHC = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/nhc")
 TMP = tempfile.mkdtemp(prefix="nhc-bad-")
 M = lambda t: os.path.join(ROOT, "models", f"{t}.json")
 # The paper's eleven tasks, as its Table 1 lists them.

@@ -610,17 +610,31 @@ fn read_maps(task: &dyn AnyTask, start: &Path, goal: &Path) -> Result<Value> {
     Ok(json!({ "start": rows(start)?, "goal": rows(goal)? }))
 }
 
-/// Whether the process started with stdout closed. Rust's runtime opens /dev/null read-write on
-/// a closed standard descriptor, where a shell's `>/dev/null` opens it write-only; without /proc
-/// (not Linux) it cannot tell and says no.
+/// Whether the process started with stdout closed (`nhc … >&-`). Rust's runtime reopens a closed
+/// standard descriptor on /dev/null read-write before `main`, which then cannot be told from a
+/// /dev/null given read-write on purpose (Python's `subprocess.DEVNULL`), so the descriptor is
+/// looked at earlier, by a constructor the loader runs before the runtime ([`SEE_STDOUT`]).
+/// Elsewhere than Linux it says no.
 fn stdout_was_closed() -> bool {
-    let null = std::fs::read_link("/proc/self/fd/1").is_ok_and(|p| p == std::path::Path::new("/dev/null"));
-    let read_write = || {
-        let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
-        let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).map(str::trim);
-        flags.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 0o3 == 0o2)
-    };
-    null && read_write()
+    STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs before the Rust runtime starts (an ELF constructor): records whether descriptor 1 is
+/// open, through /proc (plain std calls, no runtime state needed).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)] // the one unsafe item: placing a constructor (docs/DESIGN.md, "Output and exit codes")
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn see_stdout() {
+    let closed = matches!(std::fs::symlink_metadata("/proc/self/fd/1"), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        && std::path::Path::new("/proc/self/fd").is_dir(); // /proc is mounted
+
+    STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Writes to stdout. A reader that went away (`nhc trace … | head`) ends the process quietly

@@ -567,7 +567,8 @@ fn a_full_stderr_is_no_panic() {
 }
 
 /// A command whose stdout is closed (`>&-`) writes its result nowhere: it fails in one line
-/// (exit 1) instead of exiting 0, for every command that prints a result; `>/dev/null` is fine.
+/// (exit 1) instead of exiting 0, for every command that prints a result; `>/dev/null` is fine,
+/// read-write too.
 #[test]
 fn a_closed_stdout_is_an_error_not_a_lost_result() {
     let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
@@ -590,6 +591,8 @@ fn a_closed_stdout_is_an_error_not_a_lost_result() {
         assert_eq!(closed.status.code(), Some(1), "{args:?}: {err}");
         assert!(err.contains("standard output is closed") && err.lines().count() == 1, "{args:?}: {err}");
         assert_eq!(shell(">/dev/null").status.code(), Some(0), "{args:?}");
+        // /dev/null opened read-write (as Python's subprocess.DEVNULL does) is no closed stdout.
+        assert_eq!(shell("1<>/dev/null").status.code(), Some(0), "{args:?}");
     }
 }
 
