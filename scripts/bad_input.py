@@ -28,8 +28,9 @@ def run(args, close_stdout=False, full_stderr=False, no_stdout=False):
     with tempfile.NamedTemporaryFile() as rss, (open("/dev/full", "wb+") if full_stderr else tempfile.TemporaryFile()) as errf:
         out = subprocess.PIPE if close_stdout else subprocess.DEVNULL
         cmd = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss.name, NHC] + args
-        # no_stdout: file descriptor 1 closed before nhc starts (the shell's `>&-`).
-        p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP, preexec_fn=(lambda: os.close(1)) if no_stdout else None)
+        if no_stdout:  # closed for nhc itself (time's own output file would take descriptor 1)
+            cmd = cmd[:6] + ["sh", "-c", 'exec "$0" "$@" >&-'] + cmd[6:]
+        p = subprocess.Popen(cmd, stdout=out, stderr=errf, cwd=TMP)
         if close_stdout:
             p.stdout.close()
         p.wait(timeout=120)

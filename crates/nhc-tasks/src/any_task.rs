@@ -362,6 +362,12 @@ impl<T: Task> Entry<T> {
         if bounds.0.contains(&0) {
             return Err(TaskError::Bound);
         }
+        // Search and plan bound levels: one beyond the task's is refused before any listing.
+        if self.takes_maps() {
+            for &b in &bounds.0 {
+                self.check_level(usize::try_from(b).unwrap_or(usize::MAX))?;
+            }
+        }
         let task = &self.0;
         let mut parts = task.shapes(bounds);
         if parts.is_empty() {

@@ -293,11 +293,11 @@ pub enum ConfigError {
         "population_max must be at least population ({population}) and even with mirrored sampling, got {max}"
     )]
     PopulationMax { max: usize, population: usize },
-    #[error("learning_rate must be a finite number > 0, got {0}")]
+    #[error("learning_rate must be a finite number > 0, got {0:?}")]
     LearningRate(f64),
-    #[error("sigma must be a finite number ≥ 1e-6 (smaller noise is lost in θ's f32 rounding), got {0}")]
+    #[error("sigma must be a finite number ≥ 1e-6 (smaller noise is lost in θ's f32 rounding), got {0:?}")]
     Sigma(f64),
-    #[error("weight_decay must be in (0, 1], got {0}")]
+    #[error("weight_decay must be in (0, 1], got {0:?}")]
     WeightDecay(f64),
     #[error("max_iterations must be at least 1")]
     MaxIterations,
@@ -307,9 +307,9 @@ pub enum ConfigError {
     Levels,
     #[error("perfect_to_solve and perfect_to_solve_after_learning must be at least 1")]
     PerfectToSolve,
-    #[error("share_{name} must be in [0, 1], got {value}")]
+    #[error("share_{name} must be in [0, 1], got {value:?}")]
     Share { name: &'static str, value: f64 },
-    #[error("train_any_shape must be a share in [0, 1], got {0}")]
+    #[error("train_any_shape must be a share in [0, 1], got {0:?}")]
     TrainAnyShape(f64),
     #[error("{0} needs update_feedback = true")]
     NeedsUpdateFeedback(&'static str),
@@ -317,13 +317,13 @@ pub enum ConfigError {
         "update_feedback_from must be a curriculum level in 1..={last} (levels + 1, the mixed level), got {from}"
     )]
     UpdateFeedbackFrom { from: usize, last: usize },
-    #[error("share_earlier + share_bad must be at most 1, got {0}")]
+    #[error("share_earlier + share_bad must be at most 1, got {0:?}")]
     SharesSum(f64),
-    #[error("init_std must be a finite number ≥ 0, got {0}")]
+    #[error("init_std must be a finite number ≥ 0, got {0:?}")]
     InitStd(f64),
-    #[error("word_noise must be a finite number ≥ 0, got {0}")]
+    #[error("word_noise must be a finite number ≥ 0, got {0:?}")]
     WordNoise(f64),
-    #[error("{name} must be a finite number, got {value}")]
+    #[error("{name} must be a finite number, got {value:?}")]
     GateBias { name: &'static str, value: f64 },
     #[error("check_samples must be at least 1 when check_level or early_check is set")]
     CheckSamples,

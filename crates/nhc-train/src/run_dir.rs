@@ -78,7 +78,7 @@ pub enum RunDirError {
     Resume { path: PathBuf, source: TrainError },
     /// The training time recorded is none a run can have taken.
     #[error(
-        "{} records {seconds} s of training, which no run takes; restore it, or start the run again in a new directory",
+        "{} records {seconds:?} s of training, which no run takes; restore it, or start the run again in a new directory",
         path.display()
     )]
     Seconds { path: PathBuf, seconds: f64 },
