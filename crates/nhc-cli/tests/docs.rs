@@ -249,3 +249,10 @@ fn the_wildcard_line_matches_any_lines() {
         "learned-from-scratch-under-the-papers-protocol-11-tasks--15-runs"
     );
 }
+
+/// The README is a first page: at most 150 lines, details a link away.
+#[test]
+fn the_readme_is_a_first_page() {
+    let lines = std::fs::read_to_string(root().join("README.md")).unwrap().lines().count();
+    assert!(lines <= 150, "README.md has {lines} lines; at most 150 (move details to docs/)");
+}

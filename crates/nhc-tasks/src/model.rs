@@ -158,18 +158,20 @@ impl ModelFile {
         struct Format {
             format: u32,
         }
-        let found = match text.trim_start().chars().next() {
-            Some('{') => None,
-            Some('[') => Some("a JSON array"),
-            Some('"') => Some("a JSON string"),
-            Some('-' | '0'..='9') => Some("a number"),
-            None => Some("nothing"),
-            Some(_) => Some("something other than a JSON object"),
+        // JSON of another kind than an object is named (serde would read an array as the fields
+        // in order and fail on what follows); text that is not JSON gets the parser's message.
+        let malformed = |source| ModelError::Malformed { path: p(), source };
+        let found = match serde_json::from_str::<serde_json::Value>(&text).map_err(malformed)? {
+            serde_json::Value::Object(_) => None,
+            serde_json::Value::Array(_) => Some("a JSON array"),
+            serde_json::Value::String(_) => Some("a JSON string"),
+            serde_json::Value::Number(_) => Some("a number"),
+            serde_json::Value::Bool(_) => Some("a JSON boolean"),
+            serde_json::Value::Null => Some("JSON null"),
         };
         if let Some(found) = found {
             return Err(ModelError::NotAnObject { path: p(), found });
         }
-        let malformed = |source| ModelError::Malformed { path: p(), source };
         match serde_json::from_str::<Format>(&text).map_err(malformed)?.format {
             FORMAT => serde_json::from_str(&text).map_err(malformed),
             found => Err(ModelError::Format { path: p(), found }),
