@@ -8,6 +8,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import threading
 import warnings
 from collections import deque
@@ -437,6 +438,28 @@ def test_values_that_contain_themselves_or_nest_too_deep_are_value_errors():
         model("repeatCopy").run(d)
     with pytest.raises(ValueError, match="nested more than 100 deep"):
         nhc.train("copy", 1, config={"batch": a})
+
+
+def test_an_input_file_too_large_for_the_limit_is_refused_before_it_is_read(nhc_bin, tmp_path):
+    """`--input @FILE` whose text and parsed JSON would exceed `--max-memory` is refused from the
+    file's size: the process's peak (its maximum resident set, measured by a fresh interpreter
+    that runs only it) stays under the limit, for drawn files of copy objects and of numbers."""
+    rng = random.Random(65)
+    limit = 64 << 20
+    measure = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+               "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, r.stderr.strip())")
+    for k in range(3):
+        n = rng.randrange(300_000, 1_000_000)
+        items = [[rng.randrange(2) for _ in range(6)] for _ in range(n)] if k % 2 == 0 else [rng.randrange(10) for _ in range(3 * n)]
+        task = "copy" if k % 2 == 0 else "sort"
+        path = tmp_path / f"in{k}.json"
+        path.write_text(json.dumps(items, separators=(",", ":")))
+        assert path.stat().st_size * 34 > limit
+        cmd = [nhc_bin, "--max-memory", str(limit), "run", "--task", task, "--model", MODELS / f"{task}.json", "--input", f"@{path}"]
+        out = subprocess.run([sys.executable, "-c", measure, *map(str, cmd)], capture_output=True, text=True, check=True).stdout
+        code, peak, err = out.split(" ", 2)
+        assert code == "1" and err.startswith("error: reading input file") and "more than the memory limit" in err, out
+        assert int(peak) < limit, (n, int(peak) >> 20)
 
 
 def test_the_memory_limit_is_set_from_python_and_named_in_its_refusals():

@@ -550,9 +550,9 @@ fn real_main() -> Result<()> {
 /// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is
 /// not JSON is taken as a JSON string ([`AnyTask::takes_text`]).
 fn read_json(arg: &str, text_ok: bool) -> Result<Value> {
-    use nhc_io::limits::{MAX_INPUT_BYTES, at_most, read_text};
+    use nhc_io::limits::{MAX_INPUT_BYTES, at_most, read_json_text};
     let text = match arg.strip_prefix('@') {
-        Some(path) => read_text(Path::new(path), "input file", MAX_INPUT_BYTES)?,
+        Some(path) => read_json_text(Path::new(path), "input file", MAX_INPUT_BYTES)?,
         None => {
             at_most("the input's length in bytes", arg.len() as u64, MAX_INPUT_BYTES)?;
             arg.to_string()

@@ -29,6 +29,11 @@ pub enum LimitError {
         show_bytes(*needed), if *in_flight > 1 { format!(", {in_flight} samples at a time") } else { String::new() }, show_bytes(*limit), limit_setter()
     )]
     Memory { what: String, steps: u64, bytes_per_step: u64, in_flight: u64, needed: u64, limit: u64 },
+    #[error(
+        "reading {what} {path} ({}) would take up to {} (its text and the parsed JSON), more than the memory limit of {} (set it with {})",
+        show_bytes(*bytes), show_bytes(*needed), show_bytes(*limit), limit_setter()
+    )]
+    JsonFile { path: String, what: &'static str, bytes: u64, needed: u64, limit: u64 },
     #[error("{path} is larger than {max} bytes; it cannot be {what}")]
     FileTooLarge { path: String, what: &'static str, max: u64 },
     #[error("cannot read {what} {path}: it is {kind}; give a regular file")]
@@ -189,6 +194,33 @@ pub fn read_bytes(path: &Path, what: &'static str, max: u64) -> Result<Vec<u8>, 
         return Err(LimitError::FileTooLarge { path: shown(), what, max });
     }
     Ok(bytes)
+}
+
+/// The most memory parsing JSON takes per byte of its text, text included: a value of the tree
+/// is 32 bytes, a number can be 2 bytes of text (`0,`), and an array's capacity may be twice its
+/// length; so 32 for the tree and 1 for the text, and 1 to spare.
+pub const JSON_BYTES_PER_BYTE: u64 = 34;
+
+/// Reads a JSON text file ([`read_text`]) after checking from its size alone that its text and
+/// parsed tree fit the memory limit ([`JSON_BYTES_PER_BYTE`]).
+pub fn read_json_text(path: &Path, what: &'static str, max: u64) -> Result<String, LimitError> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+    {
+        let bytes = meta.len();
+        let needed = bytes.saturating_mul(JSON_BYTES_PER_BYTE);
+        let limit = memory_limit();
+        if needed > limit && bytes <= max {
+            return Err(LimitError::JsonFile {
+                path: path.display().to_string(),
+                what,
+                bytes,
+                needed,
+                limit,
+            });
+        }
+    }
+    read_text(path, what, max)
 }
 
 /// Reads a text file of at most `max` bytes ([`read_bytes`]), UTF-8.
