@@ -291,7 +291,8 @@ fn parse_input_refuses_what_the_task_cannot_take() {
     assert!(err(json!("10000 1 +")).contains("out of range"));
     assert!(err(json!("-3 1 +")).contains("out of range"));
     assert!(err(json!("123456789012345678901234567890 1 +")).contains("out of range"));
-    assert!(err(json!(5)).contains("JSON string"));
+    // A bare number is an expression of one token (`--input 5`), refused for its cause.
+    assert!(err(json!(5)).contains("needs at least one operator"));
     assert!(err(json!(["5", "6", "*"])).contains("JSON string"));
     assert!(err(json!(null)).contains("JSON string"));
     assert!(err(json!("+5 6 *")).contains("unknown token `+5`"));
