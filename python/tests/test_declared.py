@@ -433,7 +433,7 @@ def code_block_after(path, marker):
 
 
 @pytest.mark.parametrize("doc, marker", [
-    ("README.md", "An algorithm of one's own is declared"),
+    ("README.md", "`nhc.Algorithm` declares one in a page of Python"),
     ("docs/OWN_ALGORITHM.md", "## The whole file"),
 ])
 def test_the_documented_example_runs_as_printed(doc, marker, tmp_path, monkeypatch, capsys):
