@@ -135,6 +135,7 @@ add("programs --checks 30", ["programs", "--task", "duplicated", "--checks", "30
 V = lambda t, *a: ["verify", "--task", t, "--model", M(t), *a]
 add("verify --up-to 0", V("copy", "--up-to", "0"))
 add("verify --up-to -1", V("copy", "--up-to", "-1"))
+add("verify copy --up-to 300000 (hours)", V("copy", "--up-to", "300000"))
 add("verify copy --up-to 10^9", V("copy", "--up-to", "1000000000"))
 add("verify copy --up-to 2^64-1", V("copy", "--up-to", "18446744073709551615"))
 add("verify repeatCopy --up-to 10^6", V("repeatCopy", "--up-to", "1000000"))

@@ -50,6 +50,10 @@ struct Cli {
     /// would need more are refused before they start; evaluations run fewer samples at a time.
     #[arg(long, global = true, value_parser = parse_memory)]
     max_memory: Option<u64>,
+    /// Start work estimated to take more than an hour at the speed measured here (`nhc verify`
+    /// asks for it; without it such work is refused with its estimate).
+    #[arg(long, global = true)]
+    yes: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -471,7 +475,7 @@ fn real_main() -> Result<()> {
             eval::eval(&model, level(typed)?, draw.samples, draw.seed, json)
         }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
-        Command::Verify(args) => verify::verify(args),
+        Command::Verify(args) => verify::verify(args, cli.yes),
         Command::Trace { model, level: typed, seed, index, input, maps, json, words, steps, figure } => {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, steps, figure })

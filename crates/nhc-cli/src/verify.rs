@@ -38,7 +38,7 @@ pub struct Args {
 
 /// Runs the verification; exits with [`crate::EXIT_WRONG_ANSWER`] on a counterexample, with
 /// [`crate::EXIT_WRONG_BEYOND`] when only a sample beyond the bounds is wrong.
-pub fn verify(mut args: Args) -> Result<()> {
+pub fn verify(mut args: Args, yes: bool) -> Result<()> {
     if args.model.domain.is_none() {
         args.model.domain = nhc_tasks::registry::verification_domain(&args.model.task).map(str::to_string);
     }
@@ -46,6 +46,12 @@ pub fn verify(mut args: Args) -> Result<()> {
         crate::plots::check_figure_path(path)?;
     }
     let (task, model) = args.model.load()?;
+    // Work of more than a few seconds is announced with its estimate; past an hour, refused
+    // without --yes.
+    let speed = measured_speed(task, &model)?;
+    let allowed = if yes { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
+    nhc_io::limits::set_work_limit(speed, allowed);
+    nhc_io::limits::set_work_notice(|line| diag!("{line}"));
     let bounds = Bounds(args.up_to.clone());
     let report = if args.every_length {
         task.verify_every_length(&model, &bounds, args.beyond)?
@@ -72,6 +78,22 @@ pub fn verify(mut args: Args) -> Result<()> {
         std::process::exit(crate::EXIT_WRONG_BEYOND);
     }
     Ok(())
+}
+
+/// Model steps a second of `model` on `task` here, all threads: samples of level 10 (or the
+/// task's largest) timed on one thread for at least 50 ms, times the threads verification uses.
+fn measured_speed(task: &'static dyn nhc_tasks::AnyTask, model: &nhc_tasks::Model) -> Result<f64> {
+    let level = 10.min(task.max_level());
+    let (mut steps, mut seconds) = (0u64, 0.0f64);
+    for seed in 0..1000 {
+        let (s, t) = task.time_sample(model, level, seed, 1_000_000)?;
+        steps += s;
+        seconds += t;
+        if seconds >= 0.05 {
+            break;
+        }
+    }
+    Ok(steps as f64 / seconds.max(1e-9) * rayon::current_num_threads() as f64)
 }
 
 /// The report for people: a line per part, and the smallest counterexample of each part that

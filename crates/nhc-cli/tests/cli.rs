@@ -645,6 +645,31 @@ fn settings_without_effect_are_refused() {
     );
 }
 
+/// `nhc verify` whose work would take more than an hour at the speed measured here is refused at
+/// once with its estimate and `--yes`, for bounds drawn past the hour; small bounds run unasked.
+#[test]
+fn verify_past_an_hour_asks_for_yes() {
+    let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
+    let mut seed = 65u64;
+    for _ in 0..3 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        // 1–n objects take about n² steps: 290 000 objects or more are over an hour below 2·10⁷
+        // steps a second, and below 316 000 within the hard cap of 10¹¹ steps.
+        let n = 290_000 + (seed >> 40) % 25_000;
+        let start = std::time::Instant::now();
+        let out = nhc(&["verify", "--task", "copy", "--model", copy, "--up-to", &n.to_string()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{n}: {err}");
+        assert!(
+            err.contains("model steps") && err.contains("measured here") && err.contains("--yes"),
+            "{err}"
+        );
+        assert!(start.elapsed().as_secs_f64() < 5.0, "refused at once");
+    }
+    let out = nhc(&["--yes", "verify", "--task", "copy", "--model", copy, "--up-to", "50"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// A model, input, map or config that is not a regular file (a named pipe without a writer, a
 /// directory, a device) is refused in one line before it is opened, instead of blocking.
 #[test]

@@ -34,6 +34,11 @@ pub enum LimitError {
         show_bytes(*bytes), show_bytes(*needed), show_bytes(*limit), limit_setter()
     )]
     JsonFile { path: String, what: &'static str, bytes: u64, needed: u64, limit: u64 },
+    #[error(
+        "{what} would run about {:.1e} model steps, about {} at the {:.1e} steps a second measured here: more than {}; add --yes to start it anyway, or ask for less",
+        *steps as f64, show_seconds(*steps as f64 / *speed as f64), *speed as f64, show_seconds(*allowed as f64)
+    )]
+    LongWork { what: String, steps: u64, speed: u64, allowed: u64 },
     #[error("{path} is larger than {max} bytes; it cannot be {what}")]
     FileTooLarge { path: String, what: &'static str, max: u64 },
     #[error("cannot read {what} {path}: it is {kind}; give a regular file")]
@@ -196,6 +201,67 @@ pub fn read_bytes(path: &Path, what: &'static str, max: u64) -> Result<Vec<u8>, 
     Ok(bytes)
 }
 
+/// The speed measured for the work at hand (model steps a second) and the longest work a command
+/// starts without `--yes`, in seconds; 0 for either = no such check (the library's default, and
+/// the command line's with `--yes`).
+static WORK_SPEED: AtomicU64 = AtomicU64::new(0);
+static WORK_SECONDS: AtomicU64 = AtomicU64::new(0);
+
+/// The longest work a command starts unasked: an hour.
+pub const LONG_WORK_SECONDS: f64 = 3600.0;
+
+/// Work estimated to take this long or more is announced ([`set_work_notice`]) before it starts.
+pub const NOTICE_SECONDS: f64 = 5.0;
+
+static WORK_NOTICE: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
+
+/// Where [`check_work`] announces work of [`NOTICE_SECONDS`] or more (the command line: stderr).
+pub fn set_work_notice(notice: fn(&str)) {
+    let _ = WORK_NOTICE.set(notice);
+}
+
+/// Sets the measured speed (steps a second) and the longest work started unasked (seconds).
+pub fn set_work_limit(steps_per_second: f64, seconds: f64) {
+    WORK_SPEED.store(steps_per_second.to_bits(), Ordering::Relaxed);
+    WORK_SECONDS.store(seconds.to_bits(), Ordering::Relaxed);
+}
+
+/// Refuses work of `steps` model steps that would take longer than the limit set
+/// ([`set_work_limit`]) at the speed measured; `what` names it ("verifying every list of …").
+pub fn check_work(what: &str, steps: u64) -> Result<(), LimitError> {
+    let speed = f64::from_bits(WORK_SPEED.load(Ordering::Relaxed));
+    let allowed = f64::from_bits(WORK_SECONDS.load(Ordering::Relaxed));
+    let seconds = steps as f64 / speed;
+    let refused = speed > 0.0 && allowed > 0.0 && seconds > allowed;
+    if speed > 0.0
+        && !refused
+        && seconds >= NOTICE_SECONDS
+        && let Some(notice) = WORK_NOTICE.get()
+    {
+        notice(&format!(
+            "{what}: about {:.1e} model steps, about {} at the {speed:.1e} steps a second measured here",
+            steps as f64,
+            show_seconds(seconds)
+        ));
+    }
+    if refused {
+        let (speed, allowed) = (speed as u64, allowed as u64);
+        return Err(LimitError::LongWork { what: what.to_string(), steps, speed, allowed });
+    }
+    Ok(())
+}
+
+/// A duration in words: seconds, minutes, hours or days.
+pub fn show_seconds(s: f64) -> String {
+    match s {
+        s if s >= 2.0 * 86400.0 => format!("{:.0} days", s / 86400.0),
+        s if s >= 2.0 * 3600.0 => format!("{:.0} hours", s / 3600.0),
+        s if s >= 3600.0 => "an hour".to_string(),
+        s if s >= 120.0 => format!("{:.0} minutes", s / 60.0),
+        s => format!("{s:.0} s"),
+    }
+}
+
 /// The most memory parsing JSON takes per byte of its text, text included: a value of the tree
 /// is 32 bytes, a number can be 2 bytes of text (`0,`), and an array's capacity may be twice its
 /// length; so 32 for the tree and 1 for the text, and 1 to spare.
@@ -266,6 +332,25 @@ mod tests {
         let err = big.in_flight("level 5", 1).unwrap_err().to_string();
         assert!(err.contains("level 5 would need about 3000 bytes") && err.contains("--max-memory"), "{err}");
         set_memory_limit(0);
+    }
+
+    /// Work past the limit is refused at the speed set, and nothing is refused when no limit is
+    /// set; the message names the time in words.
+    #[test]
+    fn long_work_is_refused_past_the_limit() {
+        assert_eq!(check_work("x", u64::MAX), Ok(()));
+        set_work_limit(1e6, LONG_WORK_SECONDS);
+        assert_eq!(check_work("x", 3_600_000_000), Ok(()));
+        let err = check_work("verifying every list", 9_000_000_000).unwrap_err().to_string();
+        assert!(
+            err.contains("about 9.0e9 model steps, about 2 hours at the 1.0e6 steps a second")
+                && err.contains("--yes"),
+            "{err}"
+        );
+        set_work_limit(0.0, 0.0);
+        assert_eq!(check_work("x", u64::MAX), Ok(()));
+        assert_eq!(show_seconds(90.0), "90 s");
+        assert_eq!(show_seconds(3.0 * 86400.0), "3 days");
     }
 
     /// Only regular files are read: a named pipe without a writer, a directory, a device or a

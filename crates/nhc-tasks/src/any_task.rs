@@ -407,6 +407,9 @@ impl<T: Task> Entry<T> {
         if beyond > verify::MAX_STEPS {
             return Err(TaskError::BeyondCost { top, steps: beyond });
         }
+        // Past an hour at the speed measured (when the caller set a limit): asked first.
+        let what = parts.iter().map(|p| p.what.as_str()).collect::<Vec<_>>().join(", and every ");
+        nhc_io::limits::check_work(&format!("verifying every {what}"), beyond)?;
         for plan in plans.iter_mut().flatten() {
             plan.fit = self.beyond_fit(config, plan)?;
         }
