@@ -472,7 +472,7 @@ fn real_main() -> Result<()> {
     }
     match cli.command {
         Command::Eval { model, level: typed, draw, json } => {
-            eval::eval(&model, level(typed)?, draw.samples, draw.seed, json)
+            eval::eval(&model, level(typed)?, draw.samples, draw.seed, json, cli.yes)
         }
         Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
         Command::Verify(args) => verify::verify(args, cli.yes),
@@ -549,6 +549,35 @@ fn real_main() -> Result<()> {
         Command::Dnc(command) => dnc::run(command),
         Command::DataModules(command) => data_modules::run(command),
     }
+}
+
+/// Sets the long-work check for `model` on `task` (`limits::check_work`): work of a few seconds or
+/// more is announced with its estimate, and past an hour refused unless `yes`. A task that cannot
+/// be timed gets no check.
+fn long_work(task: &'static dyn AnyTask, model: &Model, yes: bool) {
+    let speed = measured_speed(task, model).unwrap_or(0.0);
+    let allowed = if yes { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
+    nhc_io::limits::set_work_limit(speed, allowed);
+    nhc_io::limits::set_work_notice(|line| diag!("{line}"));
+}
+
+/// Model steps a second of `model` on `task` here, all threads: samples of level 10 (or the
+/// task's largest) timed on one thread for at least 50 ms, times the threads verification uses.
+fn measured_speed(
+    task: &'static dyn nhc_tasks::AnyTask,
+    model: &nhc_tasks::Model,
+) -> Result<f64, nhc_tasks::TaskError> {
+    let level = 10.min(task.max_level());
+    let (mut steps, mut seconds) = (0u64, 0.0f64);
+    for seed in 0..1000 {
+        let (s, t) = task.time_sample(model, level, seed, 1_000_000)?;
+        steps += s;
+        seconds += t;
+        if seconds >= 0.05 {
+            break;
+        }
+    }
+    Ok(steps as f64 / seconds.max(1e-9) * rayon::current_num_threads() as f64)
 }
 
 /// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is

@@ -46,13 +46,7 @@ pub fn verify(mut args: Args, yes: bool) -> Result<()> {
         crate::plots::check_figure_path(path)?;
     }
     let (task, model) = args.model.load()?;
-    // Work of more than a few seconds is announced with its estimate; past an hour, refused
-    // without --yes.
-    // A task that cannot be timed is verified without the check (speed 0).
-    let speed = measured_speed(task, &model).unwrap_or(0.0);
-    let allowed = if yes { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
-    nhc_io::limits::set_work_limit(speed, allowed);
-    nhc_io::limits::set_work_notice(|line| diag!("{line}"));
+    crate::long_work(task, &model, yes);
     let bounds = Bounds(args.up_to.clone());
     let report = if args.every_length {
         task.verify_every_length(&model, &bounds, args.beyond)?
@@ -79,25 +73,6 @@ pub fn verify(mut args: Args, yes: bool) -> Result<()> {
         std::process::exit(crate::EXIT_WRONG_BEYOND);
     }
     Ok(())
-}
-
-/// Model steps a second of `model` on `task` here, all threads: samples of level 10 (or the
-/// task's largest) timed on one thread for at least 50 ms, times the threads verification uses.
-fn measured_speed(
-    task: &'static dyn nhc_tasks::AnyTask,
-    model: &nhc_tasks::Model,
-) -> Result<f64, nhc_tasks::TaskError> {
-    let level = 10.min(task.max_level());
-    let (mut steps, mut seconds) = (0u64, 0.0f64);
-    for seed in 0..1000 {
-        let (s, t) = task.time_sample(model, level, seed, 1_000_000)?;
-        steps += s;
-        seconds += t;
-        if seconds >= 0.05 {
-            break;
-        }
-    }
-    Ok(steps as f64 / seconds.max(1e-9) * rayon::current_num_threads() as f64)
 }
 
 /// The report for people: a line per part, and the smallest counterexample of each part that

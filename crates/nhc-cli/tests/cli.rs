@@ -645,8 +645,9 @@ fn settings_without_effect_are_refused() {
     );
 }
 
-/// `nhc verify` whose work would take more than an hour at the speed measured here is refused at
-/// once with its estimate and `--yes`, for bounds drawn past the hour; small bounds run unasked.
+/// `nhc verify` (and `nhc eval`) whose work would take more than an hour at the speed measured
+/// here is refused at once with its estimate and `--yes`, for bounds drawn past the hour; small
+/// bounds run unasked.
 #[test]
 fn verify_past_an_hour_asks_for_yes() {
     let copy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/copy.json");
@@ -668,6 +669,9 @@ fn verify_past_an_hour_asks_for_yes() {
     }
     let out = nhc(&["--yes", "verify", "--task", "copy", "--model", copy, "--up-to", "50"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // `nhc eval` likewise: 10⁶ samples of level 10⁶ are days of model steps.
+    let big = ["eval", "--task", "copy", "--model", copy, "--level", "1000000", "--samples", "1000000"];
+    fails_with(&big, "add --yes to start it anyway");
 }
 
 /// A model, input, map or config that is not a regular file (a named pipe without a writer, a
