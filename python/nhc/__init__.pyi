@@ -228,6 +228,7 @@ class Model:
         domain: str | Order | None = None,
         compare: Compare | None = None,
         report: bool = False,
+        confirm: bool = False,
     ) -> Any: ...
     def plan(
         self,
@@ -257,6 +258,7 @@ class Model:
         samples: int = 50,
         seed: int = 0,
         domain: str | Order | World | None = None,
+        confirm: bool = False,
     ) -> EvalReport: ...
     def trace(
         self,
@@ -272,10 +274,12 @@ class Model:
         domain: str | None = None,
         beyond: int = 1000,
         every_length: bool = False,
+        confirm: bool = False,
     ) -> VerifyReport:
         """Every control-distinct input up to a bound, then samples beyond it up to size `beyond`
         (0: none), as `nhc verify`; default bounds run in under a minute. every_length: also the
-        proof for every length (`nhc verify --every-length`)."""
+        proof for every length (`nhc verify --every-length`). confirm: start work estimated past
+        an hour (`nhc --yes`)."""
 
 def verify(
     model: Model,
@@ -283,8 +287,9 @@ def verify(
     domain: str | None = None,
     beyond: int = 1000,
     every_length: bool = False,
+    confirm: bool = False,
 ) -> VerifyReport:
-    """`model.verify(up_to, domain, beyond, every_length)`."""
+    """`model.verify(up_to, domain, beyond, every_length, confirm)`."""
 
 def set_max_memory(size: int | str | None) -> int:
     """The memory a run may take, as `nhc --max-memory` sets it: bytes, or "8G", "512M"; None: the default, half the machine's memory. Returns the limit in force, in bytes."""

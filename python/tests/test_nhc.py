@@ -3,9 +3,9 @@ integers, a breadth-first search and a simulator of the test's own world."""
 
 import functools
 import json
-import re
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -460,6 +460,60 @@ def test_an_input_file_too_large_for_the_limit_is_refused_before_it_is_read(nhc_
         code, peak, err = out.split(" ", 2)
         assert code == "1" and err.startswith("error: reading input file") and "more than the memory limit" in err, out
         assert int(peak) < limit, (n, int(peak) >> 20)
+
+
+def test_the_memory_estimate_of_a_run_bounds_its_peak(nhc_bin, tmp_path):
+    """`nhc run` and `nhc trace` on a user's input refuse it from an estimate that bounds the
+    process's real peak (its maximum resident set, measured by a fresh interpreter that runs only
+    it, less that of a run of one object): for drawn repeatCopy inputs, whose answers are `copies` times their input, and copy
+    inputs, the command refused under a limit that holds the file names its estimate, and under that
+    estimate it runs and peaks below it."""
+    rng = random.Random(651)
+    measure = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+               "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, r.stderr.strip())")
+    cases = [("repeatCopy", rng.randrange(1, 400), rng.randrange(200, 1200), "run"),
+             ("repeatCopy", rng.randrange(2000, 20000), rng.randrange(2, 20), "run"),
+             ("repeatCopy", 1, rng.randrange(100_000, 300_000), "run"),
+             ("repeatCopy", rng.randrange(50, 200), rng.randrange(50, 200), "trace"),
+             ("copy", rng.randrange(50_000, 150_000), 1, "run"),
+             ("copy", rng.randrange(20_000, 50_000), 1, "trace")]
+    def peak(cmd):
+        out = subprocess.run([sys.executable, "-c", measure, nhc_bin, *cmd], capture_output=True, text=True, check=True).stdout
+        code, peak, err = out.split(" ", 2)
+        assert code == "0", (cmd, err)
+        return int(peak)
+
+    # The process itself (code, runtime, the model) beside what a run holds.
+    base = peak(["run", "--task", "copy", "--model", str(MODELS / "copy.json"), "--input", "[[1,0,0,0,0,0]]"])
+    for k, (task, n, copies, command) in enumerate(cases):
+        items = [[rng.randrange(2) for _ in range(6)] for _ in range(n)]
+        path = tmp_path / f"in{k}.json"
+        path.write_text(json.dumps({"items": items, "copies": copies} if task == "repeatCopy" else items))
+        cmd = [command, "--task", task, "--model", str(MODELS / f"{task}.json"), "--input", f"@{path}"]
+        readable = path.stat().st_size * 34 + (1 << 20)  # reading the file fits, its run does not
+        refused = subprocess.run([nhc_bin, "--max-memory", str(readable), *cmd], capture_output=True, text=True)
+        need = re.search(r"\((\d+) steps of about (\d+) bytes\)", refused.stderr)
+        assert refused.returncode == 1 and need, refused.stderr
+        estimate = int(need[1]) * int(need[2])
+        limit = estimate + (1 << 20)
+        used = peak(["--max-memory", str(limit), *cmd]) - base
+        assert used < estimate, (task, n, copies, command, used >> 20, estimate >> 20)
+
+
+def test_work_past_an_hour_asks_for_confirm():
+    """Work that would take more than an hour at the speed measured here is refused with its
+    estimate and `confirm=True` named, as the command line's `--yes`: an evaluation of 10⁶ samples
+    of level 10⁶, a verification of every list to 300 000 objects, a run of a config that learns
+    once a level in about a day; small work runs unasked."""
+    copy = model("copy")
+    with pytest.raises(ValueError, match=r"model steps, about .* measured here: more than an hour; pass confirm=True"):
+        copy.evaluate(1_000_000, 1_000_000)
+    with pytest.raises(ValueError, match=r"pass confirm=True"):
+        copy.verify(up_to=300_000)
+    with pytest.raises(ValueError, match=r"a run of this config .* pass confirm=True"):
+        nhc.train("copy", 1, config={"population": 1000, "batch": 40000, "perfect_to_solve": 100000})
+    assert copy.evaluate(10, 5, confirm=True)["solved"] == 5
+    assert copy.verify(up_to=20)["outcome"] == "verified"
 
 
 def test_the_memory_limit_is_set_from_python_and_named_in_its_refusals():

@@ -8,9 +8,7 @@ pub fn eval(args: &ModelArgs, level: usize, samples: usize, seed: u64, json: boo
     // The sizes' own bounds first, then the time they would take.
     task.check_level(level)?;
     nhc_io::limits::at_most("the number of samples", samples as u64, nhc_io::limits::MAX_SAMPLES as u64)?;
-    crate::long_work(task, &model, yes);
-    let steps = (samples as u64).saturating_mul(task.level_steps(level));
-    nhc_io::limits::check_work(&format!("evaluating {samples} samples of level {level}"), steps)?;
+    crate::long_work(task, &model, yes, crate::Threads::All);
     let r = task.evaluate(&model, level, samples, seed)?;
     if json {
         return emit(&format!("{}\n", serde_json::to_string(&r)?));

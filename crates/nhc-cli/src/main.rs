@@ -28,6 +28,7 @@ mod eval;
 mod interrupt;
 mod plots;
 mod programs;
+mod progress;
 mod report;
 mod run;
 mod strict_json;
@@ -50,8 +51,9 @@ struct Cli {
     /// would need more are refused before they start; evaluations run fewer samples at a time.
     #[arg(long, global = true, value_parser = parse_memory)]
     max_memory: Option<u64>,
-    /// Start work estimated to take more than an hour at the speed measured here (`nhc verify`
-    /// asks for it; without it such work is refused with its estimate).
+    /// Start work estimated to take more than an hour at the speed measured here (`verify`,
+    /// `eval`, `run`, `trace`, `train` ask for it; without it such work is refused with its
+    /// estimate). Work of 5 s or more is announced either way, with a progress bar on a terminal.
     #[arg(long, global = true)]
     yes: bool,
     #[command(subcommand)]
@@ -432,7 +434,9 @@ fn main() {
     let failed = {
         // An MPI job's environment, finalized at the end of this block (before any exit).
         let _mpi = cluster::start();
-        real_main().err().map(|e| {
+        let result = real_main();
+        progress::end();
+        result.err().map(|e| {
             // A run stopped by Ctrl-C is no error: its message says how to resume.
             if let Some(stopped) = e.downcast_ref::<interrupt::Interrupted>() {
                 diag!("{stopped}");
@@ -474,16 +478,16 @@ fn real_main() -> Result<()> {
         Command::Eval { model, level: typed, draw, json } => {
             eval::eval(&model, level(typed)?, draw.samples, draw.seed, json, cli.yes)
         }
-        Command::Run { model, input, maps, json } => run::run(&model, input, maps, json),
+        Command::Run { model, input, maps, json } => run::run(&model, input, maps, json, cli.yes),
         Command::Verify(args) => verify::verify(args, cli.yes),
         Command::Trace { model, level: typed, seed, index, input, maps, json, words, steps, figure } => {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
-            trace::trace(&model, source, trace::Show { json, words, steps, figure })
+            trace::trace(&model, source, trace::Show { json, words, steps, figure }, cli.yes)
         }
         Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet, json } => {
             let show = train::Show { quiet, json };
             match resume {
-                Some(dir) => train::resume(&dir, show),
+                Some(dir) => train::resume(&dir, show, cli.yes),
                 None => {
                     let configs = train::configs(config.as_deref(), recipe, max_iterations)?;
                     let (Some(task), Some(out)) = (task, out) else {
@@ -491,7 +495,7 @@ fn real_main() -> Result<()> {
                     };
                     let task = find(&task)?;
                     let config = configs.get(task.name()).clone();
-                    train::start(train::NewRun { task, variant, seed, out, config }, show)
+                    train::start(train::NewRun { task, variant, seed, out, config }, show, cli.yes)
                 }
             }
         }
@@ -552,32 +556,38 @@ fn real_main() -> Result<()> {
 }
 
 /// Sets the long-work check for `model` on `task` (`limits::check_work`): work of a few seconds or
-/// more is announced with its estimate, and past an hour refused unless `yes`. A task that cannot
-/// be timed gets no check.
-fn long_work(task: &'static dyn AnyTask, model: &Model, yes: bool) {
-    let speed = measured_speed(task, model).unwrap_or(0.0);
+/// more is announced with its estimate, and past an hour refused unless `yes`. The model is timed
+/// only when work of a million steps or more is checked; a task that cannot be timed gets no check.
+fn long_work(task: &'static dyn AnyTask, model: &Model, yes: bool, threads: Threads) {
+    let model = model.clone();
     let allowed = if yes { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
-    nhc_io::limits::set_work_limit(speed, allowed);
-    nhc_io::limits::set_work_notice(|line| diag!("{line}"));
+    nhc_io::limits::set_work_limit(move || measured_speed(task, &model, threads).unwrap_or(0.0), allowed);
+    nhc_io::limits::set_work_notice(|line, steps| {
+        diag!("{line}");
+        progress::start(steps);
+    });
 }
 
-/// Model steps a second of `model` on `task` here, all threads: samples of level 10 (or the
-/// task's largest) timed on one thread for at least 50 ms, times the threads verification uses.
+/// Whether the work at hand runs on one thread (one input: `run`, `trace`) or on all of the pool
+/// (many: `eval`, `verify`).
+#[derive(Clone, Copy)]
+enum Threads {
+    One,
+    All,
+}
+
+/// Model steps a second of `model` on `task` here, on the threads the work runs on
+/// ([`nhc_tasks::any_task::measured_speed`]).
 fn measured_speed(
     task: &'static dyn nhc_tasks::AnyTask,
     model: &nhc_tasks::Model,
+    threads: Threads,
 ) -> Result<f64, nhc_tasks::TaskError> {
-    let level = 10.min(task.max_level());
-    let (mut steps, mut seconds) = (0u64, 0.0f64);
-    for seed in 0..1000 {
-        let (s, t) = task.time_sample(model, level, seed, 1_000_000)?;
-        steps += s;
-        seconds += t;
-        if seconds >= 0.05 {
-            break;
-        }
-    }
-    Ok(steps as f64 / seconds.max(1e-9) * rayon::current_num_threads() as f64)
+    let threads = match threads {
+        Threads::One => 1,
+        Threads::All => rayon::current_num_threads(),
+    };
+    nhc_tasks::any_task::measured_speed(task, model, threads)
 }
 
 /// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is
@@ -674,6 +684,7 @@ extern "C" fn see_stdout() {
 /// with [`EXIT_BROKEN_PIPE`].
 fn emit(text: &str) -> Result<()> {
     use std::io::Write as _;
+    progress::end();
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(EXIT_BROKEN_PIPE),

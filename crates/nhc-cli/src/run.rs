@@ -4,9 +4,10 @@ use crate::{Maps, ModelArgs, emit, user_input};
 use anyhow::{Context, Result};
 use serde_json::json;
 
-pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool) -> Result<()> {
+pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool, yes: bool) -> Result<()> {
     let (task, model) = args.load()?;
     let input = user_input(task, input, maps)?.context("give --input, or --start and --goal")?;
+    crate::long_work(task, &model, yes, crate::Threads::One);
     let r = task.run(&model, &input)?;
     if json {
         let line =

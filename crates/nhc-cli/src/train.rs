@@ -72,13 +72,14 @@ fn learned(learned: bool) -> Result<()> {
 }
 
 /// Starts a run in a new (or empty) directory; in an MPI job, on all its ranks ([`cluster`]).
-pub fn start(run: NewRun, show: Show) -> Result<()> {
+pub fn start(run: NewRun, show: Show, yes: bool) -> Result<()> {
     interrupt::catch(at_once(&run.out));
     learned(cluster::end((|| {
         let trainer = cluster::join(Trainer::new(run.task, run.variant, run.config, run.seed)?);
         if !cluster::leads() {
             return cluster::follow(trainer).map(|()| true);
         }
+        long_work(&trainer, yes)?;
         let mut bar = Bar { quiet: show.quiet, bar: None, levels: 0 };
         let outcome = run_dir::start(trainer, &run.out, &mut bar)?;
         bar.end(outcome, &run.out, show.json)
@@ -87,7 +88,7 @@ pub fn start(run: NewRun, show: Show) -> Result<()> {
 
 /// Continues the run in `dir` from its last checkpoint; in an MPI job, rank 0 reads it and
 /// sends its state to the other ranks.
-pub fn resume(dir: &Path, show: Show) -> Result<()> {
+pub fn resume(dir: &Path, show: Show, yes: bool) -> Result<()> {
     interrupt::catch(at_once(dir));
     learned(cluster::end((|| {
         if cluster::place().1 > 1 {
@@ -101,10 +102,32 @@ pub fn resume(dir: &Path, show: Show) -> Result<()> {
                 return cluster::follow(cluster::join(Trainer::from_state(task, state)?)).map(|()| true);
             }
         }
+        // The checkpoint's config passes the long-work check again, as a new run's does.
+        if let Ok(cp) = run_dir::load_checkpoint(dir) {
+            let task = nhc_tasks::registry::find_in(&cp.state.task, Some(&cp.state.domain))?;
+            long_work(&Trainer::from_state(task, cp.state)?, yes)?;
+        }
         let mut bar = Bar { quiet: show.quiet, bar: None, levels: 0 };
         let outcome = run_dir::resume_with(dir, &mut bar, &cluster::join)?;
         bar.end(outcome, dir, show.json)
     })())?)
+}
+
+/// The long-work check of a run (docs/DESIGN.md, "Long work"): one learning iteration at the
+/// curriculum's highest level and a run that learns once a level
+/// ([`nhc_train::trainer::work_steps`]), at the speed of the run's θ measured here on all
+/// threads, are announced from 5 s and refused past an hour unless `yes`.
+fn long_work(trainer: &Trainer, yes: bool) -> Result<()> {
+    use nhc_io::limits::{LONG_WORK_SECONDS, set_work_limit, set_work_notice};
+    let model = nhc_tasks::Model::Learned(Box::new(nhc_tasks::model::LearnedModel {
+        variant: trainer.state().variant,
+        params: trainer.params()?,
+    }));
+    let task = trainer.task();
+    let allowed = if yes { 0.0 } else { LONG_WORK_SECONDS };
+    set_work_limit(move || crate::measured_speed(task, &model, crate::Threads::All).unwrap_or(0.0), allowed);
+    set_work_notice(|line, _| diag!("{line}"));
+    Ok(nhc_train::trainer::check_work(task, trainer.config())?)
 }
 
 /// The command that resumes the run in `dir`, as the user can type it.

@@ -35,8 +35,8 @@ pub enum LimitError {
     )]
     JsonFile { path: String, what: &'static str, bytes: u64, needed: u64, limit: u64 },
     #[error(
-        "{what} would run about {:.1e} model steps, about {} at the {:.1e} steps a second measured here: more than {}; add --yes to start it anyway, or ask for less",
-        *steps as f64, show_seconds(*steps as f64 / *speed as f64), *speed as f64, show_seconds(*allowed as f64)
+        "{what} would run about {:.1e} model steps, about {} at the {:.1e} steps a second measured here: more than {}; {} to start it anyway, or ask for less",
+        *steps as f64, show_seconds(*steps as f64 / *speed as f64), *speed as f64, show_seconds(*allowed as f64), work_confirmer()
     )]
     LongWork { what: String, steps: u64, speed: u64, allowed: u64 },
     #[error("{path} is larger than {max} bytes; it cannot be {what}")]
@@ -80,6 +80,18 @@ static LIMIT_SETTER: std::sync::OnceLock<&'static str> = std::sync::OnceLock::ne
 /// unless an embedding (Python's `nhc.set_max_memory`) says otherwise, once.
 pub fn set_limit_setter(how: &'static str) {
     let _ = LIMIT_SETTER.set(how);
+}
+
+static WORK_CONFIRMER: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// How the user of this process starts long work anyway, as a refusal names it: `add --yes`
+/// unless an embedding (Python: `pass confirm=True`) says otherwise, once.
+pub fn set_work_confirmer(how: &'static str) {
+    let _ = WORK_CONFIRMER.set(how);
+}
+
+fn work_confirmer() -> &'static str {
+    WORK_CONFIRMER.get().copied().unwrap_or("add --yes")
 }
 
 fn limit_setter() -> &'static str {
@@ -201,11 +213,18 @@ pub fn read_bytes(path: &Path, what: &'static str, max: u64) -> Result<Vec<u8>, 
     Ok(bytes)
 }
 
-/// The speed measured for the work at hand (model steps a second) and the longest work a command
-/// starts without `--yes`, in seconds; 0 for either = no such check (the library's default, and
-/// the command line's with `--yes`).
-static WORK_SPEED: AtomicU64 = AtomicU64::new(0);
-static WORK_SECONDS: AtomicU64 = AtomicU64::new(0);
+/// How the speed of the work at hand is measured (model steps a second, all threads; called once,
+/// when work of [`TIMED_STEPS`] or more is checked), and the longest work a command starts
+/// without `--yes`, in seconds. No measure, or 0 seconds, = no such check (the library's default,
+/// and the command line's with `--yes`, which still announces long work).
+struct Work {
+    measure: Option<Box<dyn Fn() -> f64 + Send>>,
+    speed: Option<f64>,
+    seconds: f64,
+}
+
+static WORK: std::sync::Mutex<Work> =
+    std::sync::Mutex::new(Work { measure: None, speed: None, seconds: 0.0 });
 
 /// The longest work a command starts unasked: an hour.
 pub const LONG_WORK_SECONDS: f64 = 3600.0;
@@ -213,24 +232,48 @@ pub const LONG_WORK_SECONDS: f64 = 3600.0;
 /// Work estimated to take this long or more is announced ([`set_work_notice`]) before it starts.
 pub const NOTICE_SECONDS: f64 = 5.0;
 
-static WORK_NOTICE: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
+/// Work of fewer model steps is neither timed nor announced: under a second at the NHC's speed
+/// (a step is a few hundred multiply-adds).
+pub const TIMED_STEPS: u64 = 1_000_000;
 
-/// Where [`check_work`] announces work of [`NOTICE_SECONDS`] or more (the command line: stderr).
-pub fn set_work_notice(notice: fn(&str)) {
+static WORK_NOTICE: std::sync::OnceLock<fn(&str, u64)> = std::sync::OnceLock::new();
+
+/// Where [`check_work`] announces work of [`NOTICE_SECONDS`] or more, with its model steps (the
+/// command line: a line on stderr, and a progress bar on a terminal).
+pub fn set_work_notice(notice: fn(&str, u64)) {
     let _ = WORK_NOTICE.set(notice);
 }
 
-/// Sets the measured speed (steps a second) and the longest work started unasked (seconds).
-pub fn set_work_limit(steps_per_second: f64, seconds: f64) {
-    WORK_SPEED.store(steps_per_second.to_bits(), Ordering::Relaxed);
-    WORK_SECONDS.store(seconds.to_bits(), Ordering::Relaxed);
+/// Sets how the speed is measured (model steps a second; measured once, when first needed) and
+/// the longest work started unasked (seconds; 0: any, still announced).
+pub fn set_work_limit(measure: impl Fn() -> f64 + Send + 'static, seconds: f64) {
+    let mut w = WORK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *w = Work { measure: Some(Box::new(measure)), speed: None, seconds };
+}
+
+/// The speed of the work at hand, measured on first use; `None` when no measure is set.
+fn work_speed() -> Option<(f64, f64)> {
+    let mut w = WORK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let measure = w.measure.as_ref()?;
+    let speed = match w.speed {
+        Some(s) => s,
+        None => {
+            let s = measure();
+            w.speed = Some(s);
+            s
+        }
+    };
+    Some((speed, w.seconds))
 }
 
 /// Refuses work of `steps` model steps that would take longer than the limit set
-/// ([`set_work_limit`]) at the speed measured; `what` names it ("verifying every list of …").
+/// ([`set_work_limit`]) at the speed measured, and announces work of [`NOTICE_SECONDS`] or more;
+/// `what` names it ("verifying every list of …").
 pub fn check_work(what: &str, steps: u64) -> Result<(), LimitError> {
-    let speed = f64::from_bits(WORK_SPEED.load(Ordering::Relaxed));
-    let allowed = f64::from_bits(WORK_SECONDS.load(Ordering::Relaxed));
+    if steps < TIMED_STEPS {
+        return Ok(());
+    }
+    let Some((speed, allowed)) = work_speed() else { return Ok(()) };
     let seconds = steps as f64 / speed;
     let refused = speed > 0.0 && allowed > 0.0 && seconds > allowed;
     if speed > 0.0
@@ -238,11 +281,12 @@ pub fn check_work(what: &str, steps: u64) -> Result<(), LimitError> {
         && seconds >= NOTICE_SECONDS
         && let Some(notice) = WORK_NOTICE.get()
     {
-        notice(&format!(
+        let line = format!(
             "{what}: about {:.1e} model steps, about {} at the {speed:.1e} steps a second measured here",
             steps as f64,
             show_seconds(seconds)
-        ));
+        );
+        notice(&line, steps);
     }
     if refused {
         let (speed, allowed) = (speed as u64, allowed as u64);
@@ -339,7 +383,7 @@ mod tests {
     #[test]
     fn long_work_is_refused_past_the_limit() {
         assert_eq!(check_work("x", u64::MAX), Ok(()));
-        set_work_limit(1e6, LONG_WORK_SECONDS);
+        set_work_limit(|| 1e6, LONG_WORK_SECONDS);
         assert_eq!(check_work("x", 3_600_000_000), Ok(()));
         let err = check_work("verifying every list", 9_000_000_000).unwrap_err().to_string();
         assert!(
@@ -347,8 +391,22 @@ mod tests {
                 && err.contains("--yes"),
             "{err}"
         );
-        set_work_limit(0.0, 0.0);
+        set_work_limit(|| 0.0, 0.0);
         assert_eq!(check_work("x", u64::MAX), Ok(()));
+        // The speed is measured once, and only for work of a million steps or more.
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        set_work_limit(
+            || {
+                CALLS.fetch_add(1, Ordering::Relaxed);
+                1e6
+            },
+            LONG_WORK_SECONDS,
+        );
+        assert_eq!(check_work("x", TIMED_STEPS - 1), Ok(()));
+        assert_eq!(CALLS.load(Ordering::Relaxed), 0);
+        assert!(check_work("x", 9_000_000_000).is_err() && check_work("x", 9_000_000_000).is_err());
+        assert_eq!(CALLS.load(Ordering::Relaxed), 1);
+        set_work_limit(|| 0.0, 0.0);
         assert_eq!(show_seconds(90.0), "90 s");
         assert_eq!(show_seconds(3.0 * 86400.0), "3 days");
     }

@@ -6,6 +6,7 @@ use crate::memory::MemoryModule;
 use crate::policy::Policy;
 use std::fmt::Debug;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The expected trace of one sample (MODEL §5): per machine step, either unscored, or the
 /// expected ALU operation and, for the read heads that matter, the expected data read.
@@ -250,6 +251,18 @@ where
     run_scored_updates(machine, modules, policy, trace, limits, |_| false, observe)
 }
 
+/// Model steps run through [`run_scored`] in this process so far, all threads: for progress bars
+/// (counted in blocks of [`PROGRESS_BLOCK`] during a run, the rest at its end).
+static STEPS_RUN: AtomicU64 = AtomicU64::new(0);
+
+/// A long run adds its steps to [`steps_run`] every this many steps.
+pub const PROGRESS_BLOCK: u64 = 1 << 16;
+
+/// Model steps run through [`run_scored`] in this process so far (for progress bars).
+pub fn steps_run() -> u64 {
+    STEPS_RUN.load(Ordering::Relaxed)
+}
+
 /// [`run_scored`], with `updated` telling whether a step's decision updated a location read the
 /// step before (for a trace with update feedback, [`Trace::with_update_feedback`]).
 pub fn run_scored_updates<D, M, Mo, P>(
@@ -272,11 +285,15 @@ where
     let run = machine.run(modules, policy, limits.max_steps, |r| {
         let verdict = scorer.step_updating(r, feedback && updated(r.decision));
         observe(r, verdict);
+        if (r.step + 1) % PROGRESS_BLOCK == 0 {
+            STEPS_RUN.fetch_add(PROGRESS_BLOCK, Ordering::Relaxed);
+        }
         if limits.stop_at_mistake && scorer.mistaken() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     });
+    STEPS_RUN.fetch_add(run.steps % PROGRESS_BLOCK, Ordering::Relaxed);
     scorer.finish(run)
 }

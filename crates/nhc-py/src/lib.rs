@@ -80,7 +80,32 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
     nhc_io::limits::set_limit_setter("nhc.set_max_memory(...)");
+    nhc_io::limits::set_work_confirmer("pass confirm=True");
     Ok(())
+}
+
+/// The long-work check of one call on a built-in task (docs/DESIGN.md, "Long work"): work that
+/// would take more than an hour at the speed of `model` measured here (on `threads` threads) is
+/// refused unless `confirm`. Calls on the user's Python functions get no check
+/// ([`no_long_work`]): timing them would call Python.
+pub(crate) fn long_work(
+    task: &'static dyn nhc_tasks::AnyTask,
+    model: &nhc_tasks::Model,
+    confirm: bool,
+    threads: usize,
+) {
+    use nhc_io::limits::{LONG_WORK_SECONDS, set_work_limit};
+    let model = model.clone();
+    let allowed = if confirm { 0.0 } else { LONG_WORK_SECONDS };
+    set_work_limit(
+        move || nhc_tasks::any_task::measured_speed(task, &model, threads).unwrap_or(0.0),
+        allowed,
+    );
+}
+
+/// No long-work check for the next call ([`long_work`]).
+pub(crate) fn no_long_work() {
+    nhc_io::limits::set_work_limit(|| 0.0, 0.0);
 }
 
 /// The memory a run may take, as `nhc --max-memory` sets it: bytes (an int) or a size with a

@@ -453,7 +453,10 @@ impl Model {
     /// compare(a, b): sort with this comparison (negative, zero or positive, like `cmp`).
     /// report: return {"output", "expected", "correct", "steps"} instead of the answer; without
     /// it, an answer that differs from the reference warns `nhc.WrongAnswer`.
-    #[pyo3(signature = (input, domain=None, compare=None, report=false))]
+    /// confirm: run an input whose run would take more than an hour at the speed measured here
+    /// (built-in domains; without it such an input is refused with its estimate).
+    #[pyo3(signature = (input, domain=None, compare=None, report=false, confirm=false))]
+    #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -461,7 +464,9 @@ impl Model {
         domain: Option<&Bound<'py, PyAny>>,
         compare: Option<&Bound<'py, PyAny>>,
         report: bool,
+        confirm: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        crate::no_long_work();
         let domain = match compare.filter(|c| !c.is_none()) {
             Some(_) if domain.is_some_and(|d| !d.is_none()) => {
                 return Err(value_error("give either compare or domain, not both"));
@@ -472,6 +477,7 @@ impl Model {
         match domain {
             Domain::Named(task) => {
                 let value = to_json(input)?;
+                crate::long_work(task, &self.model, confirm, 1);
                 let r = py.detach(|| task.run(&self.model, &value)).map_err(task_error)?;
                 Self::answered(
                     py,
@@ -558,7 +564,9 @@ impl Model {
     /// domain: a domain name, or the user's `nhc.Order` (with a sampler) or `nhc.World` (with
     /// random_state); default: the domain the model was trained on. A declared algorithm's
     /// samples come from its own sampler (no domain).
-    #[pyo3(signature = (level, samples=50, seed=0, domain=None))]
+    /// confirm: evaluate when it would take more than an hour at the speed measured here
+    /// (built-in domains; without it such work is refused with its estimate).
+    #[pyo3(signature = (level, samples=50, seed=0, domain=None, confirm=false))]
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
@@ -566,9 +574,12 @@ impl Model {
         samples: usize,
         seed: u64,
         domain: Option<&Bound<'py, PyAny>>,
+        confirm: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        crate::no_long_work();
         let report = match self.domain_arg(domain)? {
             Domain::Named(task) => {
+                crate::long_work(task, &self.model, confirm, rayon::current_num_threads());
                 py.detach(|| task.evaluate(&self.model, level, samples, seed)).map_err(task_error)?
             }
             Domain::Order(task) if task.0.task().0.has_sampler() => {
@@ -607,7 +618,10 @@ impl Model {
     /// --every-length` (copy and reverse; others say why not): the dict's `every_length` has
     /// `outcome` ("proved", "wrong", "not proved"), `reason`, and `proof` (`n0`, `modulus`,
     /// per residue class its `regimes`: the repeated blocks).
-    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=false))]
+    /// confirm: verify when it would take more than an hour at the speed measured here (without
+    /// it such work is refused with its estimate).
+    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=false, confirm=false))]
+    #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
     fn verify<'py>(
         &self,
         py: Python<'py>,
@@ -615,7 +629,9 @@ impl Model {
         domain: Option<&Bound<'py, PyAny>>,
         beyond: u64,
         every_length: bool,
+        confirm: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        crate::no_long_work();
         let bounds = match up_to.filter(|u| !u.is_none()) {
             None => Vec::new(),
             Some(u) => match u.extract::<u64>() {
@@ -654,10 +670,14 @@ impl Model {
         let report = match listing {
             Some(d) => {
                 let task = registry::find_in(self.name(), Some(d)).map_err(task_error)?;
+                crate::long_work(task, model, confirm, rayon::current_num_threads());
                 py.detach(|| check(task)).map_err(task_error)?
             }
             None => match self.domain_arg(domain)? {
-                Domain::Named(task) => py.detach(|| check(task)).map_err(task_error)?,
+                Domain::Named(task) => {
+                    crate::long_work(task, model, confirm, rayon::current_num_threads());
+                    py.detach(|| check(task)).map_err(task_error)?
+                }
                 Domain::Declared(declared) => {
                     let task = declared.entry();
                     let r = crate::declared::detached(py, || check(&task));

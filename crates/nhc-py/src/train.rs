@@ -313,7 +313,7 @@ fn task_arg(
 /// Ctrl-C stops training between two iterations and raises KeyboardInterrupt (with `out`, after
 /// writing a checkpoint).
 #[pyfunction]
-#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None, recipe=false))]
+#[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None, recipe=false, confirm=false))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
 pub fn train(
     py: Python<'_>,
@@ -325,6 +325,7 @@ pub fn train(
     variant: &str,
     domain: Option<&Bound<'_, PyAny>>,
     recipe: bool,
+    confirm: bool,
 ) -> PyResult<Model> {
     let variant: Variant = variant.parse().map_err(value_error)?;
     let configs = self::configs(config, recipe)?;
@@ -337,6 +338,9 @@ pub fn train(
         return Err(e);
     }
     let trainer = trainer.map_err(value_error)?;
+    if matches!(inpy, InPy::No) {
+        long_work(&trainer, confirm)?;
+    }
     match out {
         Some(dir) => {
             let outcome = inpy.detached(py, &interrupt, || run_dir::start(trainer, &dir, &mut observer))?;
@@ -374,6 +378,17 @@ pub fn train(
             Ok(Model::learned(task, learned, meta, inpy.declared()).on(inpy.user()))
         }
     }
+}
+
+/// The long-work check of a run on a built-in task, as `nhc train`'s (docs/DESIGN.md, "Long
+/// work"): one learning iteration at the highest level and a run that learns once a level, at
+/// the speed of its θ measured here, are refused past an hour unless `confirm`.
+fn long_work(trainer: &Trainer, confirm: bool) -> PyResult<()> {
+    let params = trainer.params().map_err(value_error)?;
+    let model =
+        nhc_tasks::Model::Learned(Box::new(LearnedModel { variant: trainer.state().variant, params }));
+    crate::long_work(trainer.task(), &model, confirm, rayon::current_num_threads());
+    nhc_train::trainer::check_work(trainer.task(), trainer.config()).map_err(value_error)
 }
 
 /// The sentence `nhc train` ends with, for the finished run in `out`: what it learned, in how many

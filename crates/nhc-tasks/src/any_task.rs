@@ -172,10 +172,10 @@ pub struct Run<T: Task> {
 /// About the bytes a parsed JSON value holds: a 32-byte slot per value; an array's buffer as
 /// the parser grows it (capacity the next power of two, at least 4) and its allocation header;
 /// strings' and keys' text; the text of the input and of the printed answer. Measured: a million
-/// copy objects (20 MB of text) peak at 1 032 MB in `nhc run`, estimated 1 206 MB with the
-/// answer's and the reference's JSON; copy traces of 50 000 and 100 000 objects peak at 142 and
-/// 278 MB, estimated 156 and 313 MB.
-fn json_bytes(v: &Value) -> u64 {
+/// copy objects (20 MB of text) peak at 1 032 MB in `nhc run`; repeatCopy of 1 000 objects ×
+/// 1 000 copies at 730 MB, estimated 1.1 GB with the answers' JSON ([`Task::answers_bytes`]);
+/// copy traces of 100 000 objects at 278 MB (358 with `--json`), estimated 410 MB.
+pub(crate) fn json_bytes(v: &Value) -> u64 {
     // The root's slot; every other value's slot is in its array's buffer or counted with its key.
     let mut total = 32u64;
     let mut stack = vec![v];
@@ -203,17 +203,22 @@ fn json_bytes(v: &Value) -> u64 {
 
 impl<T: Task> Entry<T> {
     /// A user's input as a sample, refused when its run would not fit the memory limit.
-    /// The input's JSON counts as it is held: the input itself, the answer's and the reference's
-    /// JSON of about its size (three copies, as [`Entry::estimate`] counts heap data).
+    /// JSON counts as it is held: the input itself, and the model's and the reference's answers
+    /// ([`Task::answers_bytes`]; by default each of about the input's size).
     fn parse(&self, input: &Value, config: &Config, extra_per_step: u64) -> Result<T::Sample, TaskError> {
         let sample = self
             .0
             .parse_input(input)
             .map_err(|source| TaskError::Input { task: self.0.algorithm().name, source })?;
         let steps = self.0.sample_steps(&sample);
-        let heap = self.0.sample_heap(&sample).saturating_add(json_bytes(input));
-        let estimate = self.estimate(steps, heap, config, extra_per_step);
-        estimate.in_flight(format!("this input of task `{}`", self.0.algorithm().name), 1)?;
+        let input_json = json_bytes(input);
+        let answers = self.0.answers_bytes(&sample).unwrap_or(input_json.saturating_mul(2));
+        let json = input_json.saturating_add(answers).div_ceil(steps.max(1));
+        let estimate =
+            self.estimate(steps, self.0.sample_heap(&sample), config, extra_per_step.saturating_add(json));
+        let what = format!("this input of task `{}`", self.0.algorithm().name);
+        estimate.in_flight(what.clone(), 1)?;
+        nhc_io::limits::check_work(&format!("running {what}"), steps)?;
         Ok(sample)
     }
 
@@ -307,6 +312,23 @@ impl<T: Task> Entry<T> {
     ) -> Run<T> {
         agent.visit(RunOn { task, config, prepared, limits, rows, until_wrong, after_step })
     }
+}
+
+/// Model steps a second of `model` on `task` here (for the long-work check,
+/// [`nhc_io::limits::check_work`]): samples of level 10 (or the task's largest) timed on one
+/// thread for at least 50 ms, times `threads` (the threads the work at hand runs on).
+pub fn measured_speed(task: &dyn AnyTask, model: &Model, threads: usize) -> Result<f64, TaskError> {
+    let level = 10.min(task.max_level());
+    let (mut steps, mut seconds) = (0u64, 0.0f64);
+    for seed in 0..1000 {
+        let (s, t) = task.time_sample(model, level, seed, 1_000_000)?;
+        steps += s;
+        seconds += t;
+        if seconds >= 0.05 {
+            break;
+        }
+    }
+    Ok(steps as f64 / seconds.max(1e-9) * threads as f64)
 }
 
 /// A run to the sample's end: at most twice its trace and 100 steps, not stopped at mistakes.
@@ -827,6 +849,8 @@ impl<T: Task> AnyTask for Entry<T> {
         let config = model.config(self.0.algorithm());
         let threads = rayon::current_num_threads();
         let fit = self.level_in_flight(level, &config, 0, threads as u64)? as usize;
+        let steps = (samples as u64).saturating_mul(self.0.max_steps(level));
+        nhc_io::limits::check_work(&format!("evaluating {samples} samples of level {level}"), steps)?;
         let start = std::time::Instant::now();
         let go = || evaluate(&self.0, &config, &|| model.policy(self), level, samples, seed);
         let results = on_threads(fit as u64, go);
@@ -861,6 +885,8 @@ impl<T: Task> AnyTask for Entry<T> {
         let sample = match source {
             TraceSource::Level { level, seed, index } => {
                 self.level_in_flight(*level, &config, TRACE_ROW_BYTES, 1)?;
+                let what = format!("tracing a sample of task `{}` at level {level}", task.algorithm().name);
+                nhc_io::limits::check_work(&what, task.max_steps(*level))?;
                 task.sample(*level, &mut sample_rng(*seed, *level, *index))
             }
             TraceSource::Input(v) => self.parse(v, &config, TRACE_ROW_BYTES)?,

@@ -41,6 +41,7 @@ use std::fmt::Debug;
 use thiserror::Error;
 
 pub use any_task::AnyTask;
+pub(crate) use any_task::json_bytes;
 pub use declared::{Declared, Own, Pattern, Stop, Stream};
 pub use episode::{Episode, EpisodeShape};
 pub use evaluate::{EvalReport, Prepared, SampleResult, Scored};
@@ -173,6 +174,13 @@ pub trait Task: Send + Sync + 'static {
     fn sample_heap(&self, sample: &Self::Sample) -> u64 {
         let _ = sample;
         0
+    }
+    /// At least the bytes the model's and the reference's answers for `sample` hold as JSON
+    /// values together (for the memory estimate of a user's input); `None`: about twice the
+    /// input's, as for answers no longer than their input.
+    fn answers_bytes(&self, sample: &Self::Sample) -> Option<u64> {
+        let _ = sample;
+        None
     }
     /// At most [`Task::sample_heap`] of a sample of `level`.
     fn max_heap(&self, level: usize) -> u64 {

@@ -103,15 +103,51 @@ fn admissible(task: &dyn AnyTask, variant: Variant, config: &ValidConfig) -> Res
     Ok(model)
 }
 
+/// The costlier of the generalization checks, each at its highest level, in model steps.
+fn check_steps(task: &dyn AnyTask, config: &ValidConfig) -> u64 {
+    match config.check_level.max(config.early_check.min(1) * config.levels) {
+        0 => 0,
+        l => (config.check_samples as u64).saturating_mul(task.level_steps(l.min(task.max_level()))),
+    }
+}
+
+/// The work a run of `config` has to do, in model steps, for the long-work check of a new or
+/// resumed run: one learning iteration at the curriculum's highest level (θ and the population
+/// on a batch, and the check), and a run that learns once on each level 1..=L+1 (one learning
+/// iteration and `perfect_to_solve` perfect ones of θ alone on a batch, the mixed level counted
+/// at L's length, and the check once). Runs that learn take longer.
+pub fn work_steps(task: &dyn AnyTask, config: &ValidConfig) -> (u64, u64) {
+    let top = config.levels.min(task.max_level());
+    let batch = config.batch as u64;
+    let episodes = (config.largest_population() as u64 + 1).saturating_mul(batch);
+    let check = check_steps(task, config);
+    let iteration = episodes.saturating_mul(task.level_steps(top)).saturating_add(check);
+    let per_level = config.perfect_to_solve.saturating_mul(batch).saturating_add(episodes);
+    let run = (1..=top + 1)
+        .map(|l| per_level.saturating_mul(task.level_steps(l.min(top))))
+        .fold(check, u64::saturating_add);
+    (iteration, run)
+}
+
+/// The long-work check of a run of `config` ([`nhc_io::limits::check_work`], at the speed the
+/// caller set; docs/DESIGN.md, "Long work"): one learning iteration at the highest level, and a
+/// run that learns once on each level ([`work_steps`]).
+pub fn check_work(task: &dyn AnyTask, config: &ValidConfig) -> Result<(), nhc_io::limits::LimitError> {
+    let (iteration, run) = work_steps(task, config);
+    let levels = config.levels + 1;
+    nhc_io::limits::check_work(&format!("one learning iteration at level {levels}"), iteration)?;
+    let what = format!(
+        "a run of this config that learns once on each of its {levels} levels (and {} perfect iterations each)",
+        config.perfect_to_solve
+    );
+    nhc_io::limits::check_work(&what, run)
+}
+
 fn iteration_cost(task: &dyn AnyTask, config: &ValidConfig) -> Result<(), TrainError> {
     let episodes = (config.largest_population() as u64 + 1).saturating_mul(config.batch as u64);
     let level = config.levels.min(task.max_level());
     let steps = task.level_steps(level);
-    // The costlier of the two checks, each at its highest level.
-    let check = match config.check_level.max(config.early_check.min(1) * config.levels) {
-        0 => 0,
-        l => (config.check_samples as u64).saturating_mul(task.level_steps(l.min(task.max_level()))),
-    };
+    let check = check_steps(task, config);
     let total = episodes.saturating_mul(steps).saturating_add(check);
     if total > MAX_ITERATION_STEPS {
         return Err(TrainError::Cost { total, episodes, steps, level, check });

@@ -44,6 +44,16 @@ macro_rules! sequence_task {
         fn sample_heap(&self, s: &Self::Sample) -> u64 {
             s.items.iter().map(|x| self.0.heap(x)).sum()
         }
+        /// The reference outputs every object once a pass; a wrong model at most one object a
+        /// step of its run (at most twice the trace and 100 steps); each object's JSON is at
+        /// most the largest item's or the default word's.
+        fn answers_bytes(&self, s: &Self::Sample) -> Option<u64> {
+            let default = O::Object::default();
+            let one = s.items.iter().chain([&default]).map(|x| crate::json_bytes(&self.0.json(x))).max();
+            let reference = (s.items.len() as u64).saturating_mul(s.passes as u64);
+            let model = self.sample_steps(s).saturating_mul(2).saturating_add(100);
+            Some(one.unwrap_or(0).saturating_mul(reference.saturating_add(model)))
+        }
         fn field_shape(&self) -> Option<crate::FieldShape> {
             self.0.field_shape()
         }
