@@ -137,6 +137,60 @@ fn relative_links_land_on_files_and_headings() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// Every path of the repository a page cites as text, in prose or in code (`results/…`,
+/// `scripts/…`, `configs/…`, `models/…`, from the root or from the page), names a file or
+/// directory that exists: a number the docs quote keeps the file it was read from, wherever files
+/// move. Paths with a wildcard or a placeholder (`*`, `<P>`, `{a,b}`, a capital standing alone as
+/// in `free_R_screen` or `models/T.json`, `NAME`, `WORLD`) are patterns, not files.
+#[test]
+fn cited_repository_files_exist() {
+    let mut pages = pages();
+    for dir in ["results", "scripts", "configs"] {
+        let mut more: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .expect("a top folder")
+            .map(|e| e.expect("an entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        more.sort();
+        pages.extend(more);
+    }
+    let in_path = |c: char| c.is_alphanumeric() || "_./+-*<>{},".contains(c);
+    let pattern = |path: &str| {
+        let chars: Vec<char> = path.chars().collect();
+        let lone_capital = (0..chars.len()).any(|i| {
+            let letter = |k: Option<&char>| k.is_some_and(|c| c.is_alphabetic());
+            chars[i].is_ascii_uppercase()
+                && !letter(i.checked_sub(1).and_then(|k| chars.get(k)))
+                && !letter(chars.get(i + 1))
+        });
+        lone_capital || path.contains(['*', '<', '{']) || path.contains("NAME") || path.contains("WORLD")
+    };
+    let (mut missing, mut checked) = (Vec::new(), 0);
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let shown = page.strip_prefix(root()).unwrap().display().to_string();
+        for (n, line) in text.lines().enumerate() {
+            // Whole path-like tokens, so that `docs/results/x.md` and `../../results/x` are one.
+            for token in line.split(|c: char| !in_path(c)) {
+                let token = token.trim_end_matches(['.', ',']).trim_start_matches(',');
+                let cites = ["results/", "scripts/", "configs/", "models/"]
+                    .iter()
+                    .any(|top| token.starts_with(top) || token.contains(&format!("/{top}")));
+                if !cites || token.starts_with("runs/") || token.starts_with('/') || pattern(token) {
+                    continue;
+                }
+                checked += 1;
+                let from_page = page.parent().unwrap().join(token);
+                if !root().join(token).exists() && !from_page.exists() {
+                    missing.push(format!("{shown}:{}: {token}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} paths found");
+    assert!(missing.is_empty(), "cited files that do not exist:\n{}", missing.join("\n"));
+}
+
 /// One command of a runnable block and what the page shows it printing.
 struct Step {
     command: String,
