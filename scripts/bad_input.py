@@ -163,7 +163,7 @@ add("model: params 1e39 (beyond f32)", ["eval", "--task", "copy", "--model",
     "--level", "10"])
 add("model: config of another size", ["eval", "--task", "copy", "--model",
     write("other_config.json", json.dumps(dict(good_model, config=dict(good_model["config"], controller=7)))), "--level", "10"])
-# A model that fails about a quarter of long additions (results/failures/README.md), on one it fails.
+# A model that fails about a quarter of long additions (results/screens/failures/README.md), on one it fails.
 A200 = ("11000101000101100101000101111101010010010011101011001010011111010000011010100000100100110000"
         "100011010110110100001111111010010110001010110001110010100001110011001011111101101001010001101"
         "000101110100101")
@@ -171,7 +171,7 @@ B200 = ("10101100001000010100000110001101110010010100100110100111111001011011011
         "011010101010100010010111000001011010010010100010101101011001001101000111010100001011010001010"
         "000101100110111")
 add("wrong answer (a failing addition model, two 200-digit numbers)",
-    ["run", "--task", "addition", "--model", os.path.join(ROOT, "results/failures/addition_parity.json"),
+    ["run", "--task", "addition", "--model", os.path.join(ROOT, "results/screens/failures/addition_parity.json"),
      "--input", json.dumps({"a": A200, "b": B200})])
 # A run directory in use: a training of sort runs in the background while these start.
 busy = os.path.join(TMP, "busy")

@@ -478,11 +478,11 @@ fn trace_draws_the_behaviour() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `nhc eval` names the unsolved samples, and `nhc trace --index` replays exactly those: on a
-/// model that fails about a quarter of level-50 additions (results/failures/), every listed
+/// model that fails about a quarter of level-50 additions (results/screens/failures/), every listed
 /// index traces to a wrong answer and an unlisted one to a correct answer.
 #[test]
 fn eval_lists_failed_samples_and_trace_replays_them() {
-    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/failures/addition_parity.json");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/screens/failures/addition_parity.json");
     let base = ["--task", "addition", "--model", model, "--level", "50", "--seed", "3"];
     let eval = ok_json(&[&["eval"][..], &base, &["--samples", "20", "--json"]].concat());
     let failed: Vec<u64> =

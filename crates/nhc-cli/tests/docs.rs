@@ -191,6 +191,41 @@ fn cited_repository_files_exist() {
     assert!(missing.is_empty(), "cited files that do not exist:\n{}", missing.join("\n"));
 }
 
+/// scripts/README.md has a line for every script in scripts/, and results/screens/README.md (drawn
+/// by results/screens/index.py) a row for every file under results/screens/.
+#[test]
+fn every_script_and_screen_is_listed() {
+    let readme = std::fs::read_to_string(root().join("scripts/README.md")).unwrap();
+    for entry in std::fs::read_dir(root().join("scripts")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if name != "README.md" && !name.starts_with('.') && !name.starts_with("__") {
+            assert!(readme.contains(&format!("`{name}`")), "scripts/README.md has no line for {name}");
+        }
+    }
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let screens = root().join("results/screens");
+    let index = std::fs::read_to_string(screens.join("README.md")).unwrap();
+    let mut files = Vec::new();
+    walk(&screens, &mut files);
+    for path in files {
+        let rel = path.strip_prefix(&screens).unwrap().display().to_string();
+        let name = path.file_name().unwrap().to_string_lossy();
+        if name == "README.md" || name == "index.py" || name.starts_with('.') || rel.contains("__pycache__") {
+            continue;
+        }
+        assert!(index.contains(&format!("]({rel})")), "results/screens/README.md has no row for {rel}: run results/screens/index.py");
+    }
+}
+
 /// One command of a runnable block and what the page shows it printing.
 struct Step {
     command: String,

@@ -221,7 +221,7 @@ pub enum RestartTrigger {
     Level,
     /// The default: a level-up, or θ's batch fitness exceeding its best on the current level
     /// (the best starts again at each level-up): a lineage that still improves lives on. The
-    /// reading whose first lineages match the paper's failing cells (results/rules.md).
+    /// reading whose first lineages match the paper's failing cells (results/screens/rules/README.md).
     Stagnation,
     /// As [`RestartTrigger::Stagnation`], but a batch fitness equal to the best also counts as
     /// progress.

@@ -220,7 +220,7 @@ pub struct Summary {
 }
 
 /// A finished run's `summary.json`. Every run writes every field; `config` and `lineages` are
-/// `null` only in committed sweeps whose runs predate those records (results/earlier/, the
+/// `null` only in committed sweeps whose runs predate those records (results/screens/earlier/, the
 /// `full_*` and `search30*` sweeps of results/ and, for the lineages, part of the
 /// `comparison_*` sweeps): they were never recorded and are not guessed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

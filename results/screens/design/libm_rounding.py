@@ -3,7 +3,7 @@
 `f32::exp` call, whose bits every recorded result depends on (docs/DESIGN.md, "The step's
 arithmetic").
 
-Usage: python3 scripts/libm_rounding.py [SAMPLES]   (default 300000, seed 1)
+Usage: python3 results/screens/design/libm_rounding.py [SAMPLES]   (default 300000, seed 1)
 """
 import ctypes, ctypes.util, math, random, struct, sys
 

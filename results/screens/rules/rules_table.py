@@ -4,14 +4,14 @@ lineage, its surviving lineage, all its lineages; and every lineage of the cell 
 first lineage stopped, restarts per
 run, finished and perfect runs, beside the paper's Table 1 cell (median and quartiles).
 
-Usage: python3 scripts/rules_table.py LABEL=SOURCE [LABEL=SOURCE ...] [--tasks=t1,t2] [--first-only]
-       python3 scripts/rules_table.py --report      # writes results/rules.md from the committed files
+Usage: python3 results/screens/rules/rules_table.py LABEL=SOURCE [LABEL=SOURCE ...] [--tasks=t1,t2] [--first-only]
+       python3 results/screens/rules/rules_table.py --report      # writes results/screens/rules/README.md from the committed files
 SOURCE is a sweep directory (runs/NAME, read run by run) or a results file (results/NAME.jsonl).
 --first-only prints only the first-lineage columns (for screens whose budget was cut short).
 A cell "in" the paper's range has its median inside the paper's quartiles."""
 import json, os, statistics, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 TABLE = json.load(open(os.path.join(ROOT, "results", "paper_table1.json")))
 VARIANT_MODEL = {"nhc": "NHC", "nhc-anc": "NHC-anc", "nhc-prev": "NHC-prev", "dnc-is-ha": "DNC+is+ha"}
 TEST_LEVELS = ("100", "500", "1000")
@@ -88,68 +88,68 @@ FAILING = {"nhc-prev": ["search", "sort", "duplicated"], "nhc-anc": ["search", "
 
 
 def report():
-    """results/rules.md from the committed sweep files alone."""
+    """results/screens/rules/README.md from the committed sweep files alone."""
     import contextlib, io
     out = io.StringIO()
     r = lambda name: os.path.join("results", name)
     with contextlib.redirect_stdout(out):
         print("# The paper's unstated rules, screened against its own numbers\n")
-        print("Made by `python3 scripts/rules_table.py --report` from the committed sweep files named in "
+        print("Made by `python3 results/screens/rules/rules_table.py --report` from the committed sweep files named in "
               "each section (docs/results/rules.md, \"The paper's unstated rules\", has the commands that ran "
               "them and the reading of these tables). Learning iterations: median (to quartiles). A "
               "reading's first lineage is \"in\" the paper's range when its median lies inside the "
               "paper's quartiles.\n")
         print("## Restart readings: the first lineage of the paper's failing cells\n")
         print("`level`: our earlier sweeps under that rule, with the copy family's Bus feedback then on "
-              "(results/rules/level_*.jsonl, results/comparison_*.jsonl as they were without the learning "
+              "(results/screens/rules/level_*.jsonl, results/comparison_*.jsonl as they were without the learning "
               "curves; where their summaries predate the lineage record the cell is empty). The others: "
               "15 seeds, no Bus feedback, a budget of 8 000 learning iterations; `stagnation` (the "
               "default) counts learning iterations since the last new best "
               "(configs/stagnation_learning_screen.toml), `stagnation, all` and `stagnation_or_equal, "
               "all` every iteration (configs/stagnation_screen.toml, configs/stagnation_equal_screen.toml).\n")
         cells = [f"{v}:{t}" for v, ts in FAILING.items() for t in ts]
-        table(None, True, [("level", r(f"rules/level_{v.replace('-', '_')}.jsonl")) for v in FAILING]
-              + [("stagnation", r("rules/stagnation_learning_screen.jsonl")),
-                 ("stagnation, all", r("rules/stagnation_screen.jsonl")),
-                 ("stagnation_or_equal, all", r("rules/stagnation_equal_screen.jsonl"))], cells)
+        table(None, True, [("level", r(f"screens/rules/level_{v.replace('-', '_')}.jsonl")) for v in FAILING]
+              + [("stagnation", r("screens/rules/stagnation_learning_screen.jsonl")),
+                 ("stagnation, all", r("screens/rules/stagnation_screen.jsonl")),
+                 ("stagnation_or_equal, all", r("screens/rules/stagnation_equal_screen.jsonl"))], cells)
         print("\n## Counting every iteration kills lineages that are solving their level\n")
-        print("The full NHC under `stagnation, all` (results/rules/stagnation_all_nhc_partial.jsonl: the "
+        print("The full NHC under `stagnation, all` (results/screens/rules/stagnation_all_nhc_partial.jsonl: the "
               "77 runs of the six tasks it finished before it was stopped; the default config then). A "
               "lineage whose batch fitness reached 1 on a level can never beat it, so perfect iterations "
               "count towards its restart and it must solve the level within 2 000 iterations. plan+ "
               "finished 1 run of 15, where the paper's finishes all.\n")
-        table(None, False, [("stagnation, all", r("rules/stagnation_all_nhc_partial.jsonl"))])
+        table(None, False, [("stagnation, all", r("screens/rules/stagnation_all_nhc_partial.jsonl"))])
         print("\n## Memory readings on duplicated and the tasks with free gates\n")
         print("10 seeds, no Bus feedback, restarts on stagnation, a budget of 8 000 learning iterations "
               "(configs/free_*_screen.toml); perfect: every sample of levels 100, 500 and 1000 solved.\n")
-        table(None, False, [(name, r(f"rules/free_{name}_screen.jsonl"))
+        table(None, False, [(name, r(f"screens/rules/free_{name}_screen.jsonl"))
                             for name in ("tail_release", "formula_release", "formula_unmarked")])
         print("\n## Gates that start closed, free gates off, θ from zero\n")
         print("The full NHC, 10 seeds, a budget of 8 000 learning iterations (the earlier default's row: 15 seeds, 20 000): every gate's initial bias −1 "
               "(configs/gate_bias_screen.toml), only the free gates' (configs/free_gate_bias_screen.toml; −0.5 and −2: free_gate_bias_05_screen.toml, free_gate_bias_2_screen.toml), "
               "no free gates at all (configs/free_gates_off_screen.toml), θ = 0 at every (re)start "
-              "(configs/init_zero_screen.toml); results/rules/<name>_screen.jsonl.\n")
-        table(None, False, [("free gates open (earlier default, 20 000)", r("rules/free_gates_open_nhc.jsonl")),
-                            ("gate_bias −1", r("rules/gate_bias_screen.jsonl")),
-                            ("free_gate_bias −0.5", r("rules/free_gate_bias_05_screen.jsonl")),
-                            ("free_gate_bias −1", r("rules/free_gate_bias_screen.jsonl")),
-                            ("free_gate_bias −2", r("rules/free_gate_bias_2_screen.jsonl")),
-                            ("free gates off", r("rules/free_gates_off_screen.jsonl")),
-                            ("θ = 0", r("rules/init_zero_screen.jsonl"))])
+              "(configs/init_zero_screen.toml); results/screens/rules/<name>_screen.jsonl.\n")
+        table(None, False, [("free gates open (earlier default, 20 000)", r("screens/rules/free_gates_open_nhc.jsonl")),
+                            ("gate_bias −1", r("screens/rules/gate_bias_screen.jsonl")),
+                            ("free_gate_bias −0.5", r("screens/rules/free_gate_bias_05_screen.jsonl")),
+                            ("free_gate_bias −1", r("screens/rules/free_gate_bias_screen.jsonl")),
+                            ("free_gate_bias −2", r("screens/rules/free_gate_bias_2_screen.jsonl")),
+                            ("free gates off", r("screens/rules/free_gates_off_screen.jsonl")),
+                            ("θ = 0", r("screens/rules/init_zero_screen.jsonl"))])
         print("\n## A read mode with no target reads nothing\n")
         print("The full NHC, 10 seeds, `missing_link = \"empty\"`: F at the tail, B at the head, P at a root "
               "and C without children read the zero word instead of the location again, a budget of 8 000 "
-              "learning iterations (configs/missing_empty_screen.toml; results/rules/missing_empty_screen.jsonl).\n")
-        table(None, False, [("missing_link empty", r("rules/missing_empty_screen.jsonl"))])
+              "learning iterations (configs/missing_empty_screen.toml; results/screens/rules/missing_empty_screen.jsonl).\n")
+        table(None, False, [("missing_link empty", r("screens/rules/missing_empty_screen.jsonl"))])
         print("\n## The other silent choices, one at a time\n")
         print("The full NHC, 15 seeds, six tasks (`margin_raw` also search+ and plan+), the defaults but for one choice each, a budget of 8 000 "
-              "learning iterations (configs/<name>_screen.toml; results/rules/<name>_screen.jsonl): "
+              "learning iterations (configs/<name>_screen.toml; results/screens/rules/<name>_screen.jsonl): "
               "`mirrored_off` 20 independent offspring instead of 10 mirrored pairs, `centred_ranks` "
               "centred ranks as utilities at our step size α/σ, `margin_raw` the fitness's margin on "
               "the Bus's raw logits, `init_std1` θ drawn from N(0, 1).\n")
-        table(None, False, [(name, r(f"rules/{name}_screen.jsonl"))
+        table(None, False, [(name, r(f"screens/rules/{name}_screen.jsonl"))
                             for name in ("mirrored_off", "centred_ranks", "margin_raw", "init_std1")
-                            if os.path.exists(os.path.join(ROOT, "results", "rules", f"{name}_screen.jsonl"))])
+                            if os.path.exists(os.path.join(ROOT, "results", "screens", "rules", f"{name}_screen.jsonl"))])
         print("\n## Under the defaults: the full NHC, NHC-prev and NHC-anc rows\n")
         print("15 seeds per task, the paper's protocol with the defaults this screen chose "
               "(results/full.jsonl, results/comparison_nhc_prev.jsonl, results/comparison_nhc_anc.jsonl, "
@@ -159,8 +159,8 @@ def report():
         table(None, False, [("default", r("full.jsonl")), ("default", r("comparison_nhc_prev.jsonl")),
                             ("default", r("comparison_nhc_anc.jsonl")), ("default", r("comparison_dnc_is_ha.jsonl"))])
     text = out.getvalue()
-    open(os.path.join(ROOT, "results", "rules.md"), "w").write(text)
-    print("wrote results/rules.md")
+    open(os.path.join(ROOT, "results", "screens", "rules", "README.md"), "w").write(text)
+    print("wrote results/screens/rules/README.md")
 
 
 def table(only, first_only, columns, keep=None):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does a larger population make early-level stalls rarer per wall-clock hour?
 
-    python3 scripts/population_study.py SWEEP_DIR... [--early 3]
+    python3 results/screens/population/population_study.py SWEEP_DIR... [--early 3]
 
 Each SWEEP_DIR is an `nhc sweep` output (sweep.jsonl and its run directories), e.g. the paper's
 population and configs/population40.toml, configs/population100.toml on the same tasks. Per task

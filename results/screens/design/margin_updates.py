@@ -2,7 +2,7 @@
 batch whose samples were all solved (margin-only updates, docs/MODEL.md §6) and all updates, per
 task and in all, from each run's metrics.jsonl.
 
-Usage: python3 scripts/margin_updates.py runs/NAME"""
+Usage: python3 results/screens/design/margin_updates.py runs/NAME"""
 import collections, json, os, sys
 
 root = sys.argv[1]

@@ -1,13 +1,13 @@
 """The temporal-link conventions measured (docs/DESIGN.md, "Temporal links"): prints the table of
-docs/results/rules.md, "Temporal links", from results/links/*.jsonl and, for `tail` on copy, reverse and
+docs/results/rules.md, "Temporal links", from results/screens/links/*.jsonl and, for `tail` on copy, reverse and
 arithmetic, the paper-protocol sweep results/full.jsonl (the same runs: `tail` is the default).
 
 Each cell: median learning iterations / restarts / runs perfect at level 100 (of runs). Runs with a
-cap (results/links/*6k.toml: 6 000, the others 10 000) count a capped run at the cap; a `tail` run
+cap (results/screens/links/*6k.toml: 6 000, the others 10 000) count a capped run at the cap; a `tail` run
 of full.jsonl that needed more than the cap counts as capped, and its restarts within the cap
 are unknown (–).
 
-Usage: python3 scripts/links_table.py"""
+Usage: python3 results/screens/links/links_table.py"""
 import json, statistics
 
 def rows(path):
@@ -33,13 +33,13 @@ table = {
     ("arithmetic", "tail"): (from_full("arithmetic", range(1, 7)), 6_000),
 }
 for links in ("formula", "removed"):
-    for r in rows(f"results/links/e1-{links}.jsonl"):
+    for r in rows(f"results/screens/links/e1-{links}.jsonl"):
         table.setdefault((r["summary"]["task"], links), ([], 10_000))[0].append(r)
 for links in ("tail", "formula", "removed"):
-    table[("repeatCopy", links)] = (rows(f"results/links/e1r-{links}.jsonl"), 10_000)
-    table[("duplicated", links)] = (rows(f"results/links/e2-nhc-{links}.jsonl"), 6_000)
-    table[("duplicated NHC-anc", links)] = (rows(f"results/links/e2-nhc-anc-{links}.jsonl"), 6_000)
-table[("arithmetic", "formula")] = (rows("results/links/e3-formula.jsonl"), 6_000)
+    table[("repeatCopy", links)] = (rows(f"results/screens/links/e1r-{links}.jsonl"), 10_000)
+    table[("duplicated", links)] = (rows(f"results/screens/links/e2-nhc-{links}.jsonl"), 6_000)
+    table[("duplicated NHC-anc", links)] = (rows(f"results/screens/links/e2-nhc-anc-{links}.jsonl"), 6_000)
+table[("arithmetic", "formula")] = (rows("results/screens/links/e3-formula.jsonl"), 6_000)
 
 # Rows: the tasks measured, in the order of the paper's Table 1, each model variant after its task.
 paper = json.load(open("results/paper_table1.json"))["tasks"]
