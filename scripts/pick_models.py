@@ -12,7 +12,7 @@ Validation (sample seed 2, which neither training nor the evaluation's seed 1000
   runs of uneven length; sort on sorted, reversed and constant lists.
 
 Usage: python3 scripts/pick_models.py [results/full.jsonl] [--out models] [task ...]   (needs ./target/release/nhc)
-The recipe's models: python3 scripts/pick_models.py results/recipe/row.jsonl --out models/recipe"""
+The recipe's models: python3 scripts/pick_models.py results/screens/recipe/row.jsonl --out models/recipe"""
 import json, os, random, shutil, subprocess, sys, tempfile
 
 NHC = os.environ.get("NHC_BIN", "./target/release/nhc")

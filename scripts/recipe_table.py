@@ -6,17 +6,17 @@ iterations, model steps). Redrawn from the committed sweep records (docs/DESIGN.
 
     python3 scripts/recipe_table.py [--out results/recipe.md]
 
-The row's records are results/recipe/row.jsonl: `nhc sweep --tasks all --recipe --runs 15 --out
+The row's records are results/screens/recipe/row.jsonl: `nhc sweep --tasks all --recipe --runs 15 --out
 runs/recipe` (the paper-protocol row's test levels and samples), then `scripts/verify_runs.py
-results/recipe/row.jsonl --runs runs/recipe` (default bounds). The first confirmation is
-results/recipe/row1.jsonl; the second reran duplicated alone, the one task whose settings
-changed (results/recipe/duplicated2.jsonl), and the row is the first with duplicated's lines
+results/screens/recipe/row.jsonl --runs runs/recipe` (default bounds). The first confirmation is
+results/screens/recipe/row1.jsonl; the second reran duplicated alone, the one task whose settings
+changed (results/screens/recipe/duplicated2.jsonl), and the row is the first with duplicated's lines
 replaced:
 
-    python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort4.jsonl
+    python3 scripts/recipe_table.py --merge results/screens/recipe/duplicated2.jsonl results/screens/recipe/sort4.jsonl
 
 (sort's lines from its fourth confirmation, after its update feedback came to start at level 2).
-Each screen's records are results/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
+Each screen's records are results/screens/recipe/NAME.jsonl: `nhc sweep --config configs/CONFIG.toml
 --levels 30 ...` (the command is in SCREENS), then `scripts/verify_runs.py FILE --runs DIR
 --screen` (bounds within lengths 30). The paper-protocol row is results/full.jsonl, its
 verification at the default bounds read at the screen's: a run right on every input up to its
@@ -99,7 +99,11 @@ def records(name):
     if name.startswith("protocol"):
         path = ROOT / "results" / ("full" + name[len("protocol"):] + ".jsonl")
     else:
+        # The reported rows (held-out confirmations) in results/recipe/, screens and the tuning
+        # seeds' confirmations in results/screens/recipe/.
         path = ROOT / "results" / "recipe" / f"{name}.jsonl"
+        if not path.exists():
+            path = ROOT / "results" / "screens" / "recipe" / f"{name}.jsonl"
     if not path.exists():
         return None
     return [json.loads(t) for t in path.read_text().splitlines() if t.strip()]
@@ -208,7 +212,7 @@ def first_wrong(line):
 
 
 def merge(paths, base="row1", into="row"):
-    """results/recipe/INTO.jsonl = BASE.jsonl with the lines of every task in `paths` replaced by
+    """results/screens/recipe/INTO.jsonl = BASE.jsonl with the lines of every task in `paths` replaced by
     theirs, in order."""
     new = [json.loads(t) for path in paths for t in path.read_text().splitlines() if t.strip()]
     tasks = {x["summary"]["task"] for x in new}
@@ -220,7 +224,7 @@ def merge(paths, base="row1", into="row"):
         elif task in tasks and not any(y["summary"]["task"] == task for y in lines):
             lines += [y for y in new if y["summary"]["task"] == task]
     text = "".join(json.dumps(x, separators=(",", ":"), ensure_ascii=False) + "\n" for x in lines)
-    (ROOT / "results" / "recipe" / f"{into}.jsonl").write_text(text)
+    (ROOT / "results" / "screens" / "recipe" / f"{into}.jsonl").write_text(text)
 
 
 def counts(lines):
@@ -291,7 +295,7 @@ def row_table(out, name="row", protocol_name="protocol", notes=True):
     first = records("row1") if notes else None
     if first is not None:
         perf, fin, yes, sampled = counts(first)
-        out.append(f"The first confirmation (results/recipe/row1.jsonl, before duplicated trained on samples of any "
+        out.append(f"The first confirmation (results/screens/recipe/row1.jsonl, before duplicated trained on samples of any "
                    f"shape and sort with update feedback): {perf} perfect, {fin} finished, {yes} right on every listed "
                    f"input ({sampled} sampled). The second, third and fourth reran duplicated and sort alone, the tasks whose "
                    "settings changed: the other tasks' runs are the first's, which the current recipe reproduces bit for "
@@ -336,12 +340,12 @@ def ablation_tables(out):
             continue
         protocol = [json.loads(t) for t in (ROOT / "results" / protocol_file).read_text().splitlines() if t.strip()]
         out += [f"### {model}", "",
-                f"`{command}`, then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
+                f"`{command}`, then `python3 scripts/verify_runs.py results/screens/recipe/{name}.jsonl --runs runs/recipe-{name}`; "
                 f"duplicated and sort again with the second and fourth recipes (`nhc sweep --tasks duplicated --variant "
                 f"{model.lower()} --recipe --runs 15 --out runs/recipe2-{name}` and `--tasks sort … --jobs 1 --out "
-                f"runs/recipe4-{name}`, verified into results/recipe/{name}_duplicated2.jsonl and {name}_sort4.jsonl, "
-                f"merged by `python3 scripts/recipe_table.py --merge results/recipe/{name}_duplicated2.jsonl "
-                f"results/recipe/{name}_sort4.jsonl --base {name}`; the third's sort, {name}_sort3.jsonl, is kept); "
+                f"runs/recipe4-{name}`, verified into results/screens/recipe/{name}_duplicated2.jsonl and {name}_sort4.jsonl, "
+                f"merged by `python3 scripts/recipe_table.py --merge results/screens/recipe/{name}_duplicated2.jsonl "
+                f"results/screens/recipe/{name}_sort4.jsonl --base {name}`; the third's sort, {name}_sort3.jsonl, is kept); "
                 f"the protocol row: results/{protocol_file}.", "",
                 "| task | the paper | protocol: finished · perfect · verified | recipe: finished · perfect · verified |",
                 "|---|---|---:|---:|"]
@@ -402,7 +406,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "results" / "recipe.md"))
     ap.add_argument("--merge", metavar="JSONL", nargs="+",
-                    help="write results/recipe/row.jsonl: the first confirmation (row1.jsonl) with the lines of "
+                    help="write results/screens/recipe/row.jsonl: the first confirmation (row1.jsonl) with the lines of "
                          "every task in JSONL replaced by JSONL's, then redraw")
     ap.add_argument("--base", default="row1", metavar="NAME",
                     help="with --merge: the records to merge into (default row1, written to row.jsonl; anc or prev: "
@@ -412,7 +416,7 @@ def main():
         merge([Path(m) for m in args.merge], args.base, args.base if args.base != "row1" else "row")
     out = ["# The recipe", "",
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
-           "results/recipe/*.jsonl (docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
+           "results/recipe/*.jsonl (the held-out rows), results/screens/recipe/*.jsonl (the tuning seeds' confirmations and the screens; docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
            ]
     for first, last, title in HELDOUT:
@@ -432,15 +436,15 @@ def main():
     out += ["## The recipe's row on the tuning seeds 1–15", "",
            "The seeds every screen and every earlier confirmation ran on: how well the choices fit them, not a "
            "held-out measurement. "
-           f"`{ROW}`, then `python3 scripts/verify_runs.py results/recipe/row.jsonl --runs runs/recipe`; "
-           "here in four confirmations: the first of every task (results/recipe/row1.jsonl), the second of duplicated "
+           f"`{ROW}`, then `python3 scripts/verify_runs.py results/screens/recipe/row.jsonl --runs runs/recipe`; "
+           "here in four confirmations: the first of every task (results/screens/recipe/row1.jsonl), the second of duplicated "
            "alone after its training samples of any shape entered the recipe (`nhc sweep --tasks duplicated --recipe "
-           "--runs 15 --out runs/recipe2`, verified into results/recipe/duplicated2.jsonl), the third of sort alone "
+           "--runs 15 --out runs/recipe2`, verified into results/screens/recipe/duplicated2.jsonl), the third of sort alone "
            "after its update feedback entered (then `--recipe`; now `nhc sweep --tasks sort --runs 15 --config "
            "configs/recipe_update_feedback_screen.toml --out runs/recipe3`, the same training), "
-           "verified into results/recipe/sort3.jsonl), the fourth of sort alone after that feedback came to start "
-           "at curriculum level 2 (`--out runs/recipe4`, results/recipe/sort4.jsonl), merged by "
-           "`python3 scripts/recipe_table.py --merge results/recipe/duplicated2.jsonl results/recipe/sort4.jsonl`. "
+           "verified into results/screens/recipe/sort3.jsonl), the fourth of sort alone after that feedback came to start "
+           "at curriculum level 2 (`--out runs/recipe4`, results/screens/recipe/sort4.jsonl), merged by "
+           "`python3 scripts/recipe_table.py --merge results/screens/recipe/duplicated2.jsonl results/screens/recipe/sort4.jsonl`. "
            "The same seeds, test levels (100, 500, 1000) and test samples (sample seed 1000, 50 a level) as the "
            "paper-protocol row; *perfect*: every sample solved at every test level. *Right on every listed input*: "
            "`nhc verify` at its default bounds (copy and reverse to 2 000 objects, repeatCopy 60 × 60, duplicated "
@@ -464,7 +468,7 @@ def main():
                 "its median run's last level solved is below 11).", ""]
         ablation_tables(out)
     out += ["## The screen", "",
-           "Made by `python3 scripts/recipe_table.py` from results/full.jsonl and results/recipe/*.jsonl "
+           "Made by `python3 scripts/recipe_table.py` from results/full.jsonl and results/screens/recipe/*.jsonl "
            "(docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). Training-side "
            "numbers only: no test level (100, 500, 1000) is read. *Right to 30*: `nhc verify` finds every "
            "control-distinct input right up to length 30 (copy family: lengths and grids to 30, duplicated's "
@@ -481,9 +485,9 @@ def main():
     out.append("Commands:")
     out.append("")
     for name, _, config, cmd in SCREENS:
-        verify = f", then `python3 scripts/verify_runs.py results/recipe/{name}.jsonl --screen` (the lines' run directories)"
+        verify = f", then `python3 scripts/verify_runs.py results/screens/recipe/{name}.jsonl --screen` (the lines' run directories)"
         lines = records(name) or []
-        validate = (f"; validation: `python3 scripts/validate_runs.py results/recipe/{name}.jsonl --runs "
+        validate = (f"; validation: `python3 scripts/validate_runs.py results/screens/recipe/{name}.jsonl --runs "
                     f"{cmd.split('--out ')[-1]}`" if any("validation" in x for x in lines) else "")
         out.append(f"- {name}: `{cmd}`" + ("" if config is None or not any("verify" in x for x in lines) else verify)
                    + validate)

@@ -5,7 +5,7 @@ never a test sample (the test levels are 100, 500 and 1000 on sample seed 1000),
 line's `validation` field as {level: solved}. Used to choose between recipe screens on what
 samples up to length 30 cannot show, a drift with the length (docs/results/recipe.md).
 
-    python3 scripts/validate_runs.py results/recipe/feedback_from2.jsonl --runs runs/screens/feedback-from2 [--nhc target/release/nhc]
+    python3 scripts/validate_runs.py results/screens/recipe/feedback_from2.jsonl --runs runs/screens/feedback-from2 [--nhc target/release/nhc]
 
 A line that already has `validation` is kept unless --again.
 """
