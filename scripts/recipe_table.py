@@ -2,7 +2,7 @@
 """results/recipe.md: the recipe's row, confirmed once on the test levels, beside the paper's and
 the paper-protocol row; then the screen that chose it, one component at a time, on training-side
 numbers only (finished runs, runs right on every input up to length 30 by `nhc verify`, learning
-iterations, model steps). Redrawn from the committed sweep records (docs/DESIGN.md, "The recipe").
+iterations, model steps). Redrawn from the committed sweep records (docs/RECIPE.md, "The recipe").
 
     python3 scripts/recipe_table.py [--out results/recipe.md]
 
@@ -416,7 +416,7 @@ def main():
         merge([Path(m) for m in args.merge], args.base, args.base if args.base != "row1" else "row")
     out = ["# The recipe", "",
            "Made by `python3 scripts/recipe_table.py` from results/paper_table1.json, results/full.jsonl and "
-           "results/recipe/*.jsonl (the held-out rows), results/screens/recipe/*.jsonl (the tuning seeds' confirmations and the screens; docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
+           "results/recipe/*.jsonl (the held-out rows), results/screens/recipe/*.jsonl (the tuning seeds' confirmations and the screens; docs/RECIPE.md, \"The recipe\"; docs/results/recipe.md). The recipe is ours, "
            "beyond the paper: configs/recipe.toml, `nhc train --recipe`.", "",
            ]
     for first, last, title in HELDOUT:
@@ -469,7 +469,7 @@ def main():
         ablation_tables(out)
     out += ["## The screen", "",
            "Made by `python3 scripts/recipe_table.py` from results/full.jsonl and results/screens/recipe/*.jsonl "
-           "(docs/DESIGN.md, \"The recipe\"; docs/results/recipe.md). Training-side "
+           "(docs/RECIPE.md, \"The recipe\"; docs/results/recipe.md). Training-side "
            "numbers only: no test level (100, 500, 1000) is read. *Right to 30*: `nhc verify` finds every "
            "control-distinct input right up to length 30 (copy family: lengths and grids to 30, duplicated's "
            "run-length sequences to 16 objects; sort, addition, arithmetic: their default bounds, 8 objects, "

@@ -58,7 +58,7 @@ def every_length_of(v):
 
 # What `nhc verify --every-length` says of the copy family's tasks it does not cover.
 NOT_COVERED = {
-    "repeatCopy": "not covered: two parameters, objects and copies (docs/DESIGN.md, \"Every length\")",
+    "repeatCopy": "not covered: two parameters, objects and copies (docs/VERIFICATION.md, \"Every length\")",
     "duplicated": "not covered: its classes are run-length sequences, not lengths",
 }
 
@@ -77,7 +77,7 @@ def every_length_table(lines):
     if not rows:
         return []
     out = [
-        "Every length: `nhc verify --every-length` on copy and reverse runs (docs/DESIGN.md, \"Every length\"); "
+        "Every length: `nhc verify --every-length` on copy and reverse runs (docs/VERIFICATION.md, \"Every length\"); "
         "n₀: the proof's symbolic run covers every length from n₀ on, the listing the shorter ones.",
         "",
         "| task | proved | wrong | not proved | n₀ of the proved, median (max) |",
@@ -128,7 +128,7 @@ def main():
         "",
         f"Made by `python3 scripts/verified_maps.py {' '.join(files)}` from the verification records "
         "the lines carry (`python3 scripts/verify_runs.py FILE.jsonl --runs DIR`: `nhc verify` at its "
-        "default bounds on each run's model; docs/DESIGN.md, \"Verification\"). A map has the first "
+        "default bounds on each run's model; docs/VERIFICATION.md, \"Verification\"). A map has the first "
         "axis left to right from 1 and the second from its top value down to 1: `+` every input of "
         "the cell right, `x` one wrong, `.` not listed.",
         "",

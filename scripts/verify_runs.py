@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Adds each run's verification to the lines of sweep records: `nhc verify` (default bounds, the
 algorithm's listing domain) on the model in the run's directory, kept as a small record in the
-line's `verify` field (docs/DESIGN.md, "Verification").
+line's `verify` field (docs/VERIFICATION.md, "Verification").
 
     python3 scripts/verify_runs.py results/full.jsonl [more.jsonl ...] [--runs DIR] [--tasks T,U] [--jobs 2] [--nhc target/release/nhc] [--screen] [--every-length] [--skip-changed]
 
@@ -97,7 +97,7 @@ def run_dir(line, runs):
     return Path(runs) / f"{s['task']}-{s['seed']}"
 
 
-# --every-length: the tasks the every-length proof covers (docs/DESIGN.md, "Every length").
+# --every-length: the tasks the every-length proof covers (docs/VERIFICATION.md, "Every length").
 EVERY_LENGTH = {"copy", "reverse"}
 
 

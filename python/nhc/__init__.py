@@ -27,7 +27,7 @@ from .algorithm import Algorithm, check
 def verify(model: Model, up_to=None, domain=None, beyond=1000, every_length=False, confirm=False):
     """`model.verify(up_to, domain, beyond, every_length)`: the model on every control-distinct
     input up to a bound, then on samples beyond it up to size `beyond` (0: none), as `nhc verify`
-    (docs/DESIGN.md, "Verification"); with `every_length`, also the proof for every length
+    (docs/VERIFICATION.md, "Verification"); with `every_length`, also the proof for every length
     (`nhc verify --every-length`, "Every length")."""
     return model.verify(up_to=up_to, domain=domain, beyond=beyond, every_length=every_length, confirm=confirm)
 

@@ -205,14 +205,14 @@ class Algorithm:
     any_shape(level, rng): a random sample of level `level` in any shape the algorithm allows, no
         larger than the level's (optional; e.g. a list of 1..level+1 words where `sample` always
         gives level+1): the recipe's check draws it with `check_any_shape = true`, and training
-        with `train_any_shape` (docs/DESIGN.md, "The recipe"). Without it those draw `sample`.
+        with `train_any_shape` (docs/RECIPE.md, "The recipe"). Without it those draw `sample`.
     refuse(sample): why a user's input (`Model.run`) cannot be run, as a sentence, or None when it
         can (optional; e.g. unbalanced brackets). Not part of the digest: it changes no training.
     shapes(bound): for `Model.verify` (optional): one sample per control-distinct class of inputs
         of size 1..bound (default bound 10), as (shape, sample) pairs, the shape an int (the
         size) or a pair (size, second) for a map; samples built from words that are all
         different and none the empty word, so that reading the right word means reading the right
-        location (docs/DESIGN.md, "Verification"). Without it, `verify` samples and says so. Not
+        location (docs/VERIFICATION.md, "Verification"). Without it, `verify` samples and says so. Not
         part of the digest.
     program(sample): the expected program, an iterable of steps, one per machine step: None
         (unscored, e.g. a presentation step) or (operation name, read 1, ..., read `heads`), a

@@ -182,7 +182,7 @@ def test_verify_every_length_matches_the_command_line(nhc_bin):
 
 def test_verify_samples_beyond_the_bound(nhc_bin, tmp_path):
     """After the listed inputs, `verify` samples each part from just above its bound up to
-    `beyond` (docs/DESIGN.md, "Verification"), as `nhc verify --beyond` does; 0 turns the stage
+    `beyond` (docs/VERIFICATION.md, "Verification"), as `nhc verify --beyond` does; 0 turns the stage
     off, and a counterexample within the bound leaves nothing to sample."""
     report = nhc.verify(model("copy"), up_to=30, beyond=200)
     cli = subprocess.run(

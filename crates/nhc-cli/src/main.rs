@@ -234,7 +234,7 @@ enum Command {
     },
     /// Run a model on every control-distinct input up to a bound: verified, or the smallest
     /// counterexample with the first wrong step and the `nhc trace` command that replays it;
-    /// then samples beyond the bound up to --beyond (docs/DESIGN.md, "Verification"). Exit code
+    /// then samples beyond the bound up to --beyond (docs/VERIFICATION.md, "Verification"). Exit code
     /// 3 on a counterexample, 5 on a wrong sample beyond the bound.
     #[command(after_help = VERIFY_EXIT_CODES)]
     Verify(verify::Args),

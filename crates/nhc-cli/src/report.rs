@@ -218,7 +218,7 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
     }
     let mut md = String::from(
         "## Verification\n\n`nhc verify` at its default bounds on each run's model \
-         (`python3 scripts/verify_runs.py FILE.jsonl`; docs/DESIGN.md, \"Verification\"): every \
+         (`python3 scripts/verify_runs.py FILE.jsonl`; docs/VERIFICATION.md, \"Verification\"): every \
          control-distinct input up to the bound, so \"verified\" holds for every input of that \
          size, not for a sample. Right to: the largest size (its layer) up to which every input is \
          right. Sampled parts are samples and prove nothing.\n\n",

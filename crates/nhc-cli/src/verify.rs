@@ -24,7 +24,7 @@ pub struct Args {
     pub beyond: u64,
     /// Also prove the model right at every length, or say why no proof was found (copy and
     /// reverse): a symbolic run proves lists from some length n₀ on, and the listing is raised to
-    /// reach n₀ (docs/DESIGN.md, "Every length").
+    /// reach n₀ (docs/VERIFICATION.md, "Every length").
     #[arg(long)]
     pub every_length: bool,
     /// Print one JSON object.

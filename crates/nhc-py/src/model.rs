@@ -601,7 +601,7 @@ impl Model {
     }
 
     /// Runs the model on every control-distinct input up to a bound, as `nhc verify`
-    /// (docs/DESIGN.md, "Verification"): a dict with `outcome` ("verified", "counterexample" or
+    /// (docs/VERIFICATION.md, "Verification"): a dict with `outcome` ("verified", "counterexample" or
     /// "sampled"; "verified, wrong beyond" or "sampled, wrong beyond" when only a sample beyond
     /// the bound is wrong) and one entry per part in `parts` (what it lists, `inputs`, `failed`,
     /// `right_to`, the `smallest` counterexample with its `input` and `first_wrong` step, the

@@ -140,7 +140,7 @@ pub trait AnyTask: Sync {
         bounds: &verify::Bounds,
         top: u64,
     ) -> Result<verify::Report, TaskError>;
-    /// [`AnyTask::verify_beyond`] and the every-length proof (docs/DESIGN.md, "Every length"):
+    /// [`AnyTask::verify_beyond`] and the every-length proof (docs/VERIFICATION.md, "Every length"):
     /// the symbolic run ([`crate::every_length::prove`]) proves every length from its n₀ on,
     /// and the listing is raised to reach n₀ + P (or the length the symbolic run found wrong).
     fn verify_every_length(
@@ -522,7 +522,7 @@ impl<T: Task> Entry<T> {
 
     /// The beyond stage of `part` up to `top` and its cost; `None` when nothing lies between the
     /// bound and `top` or no level's samples have the part's sizes ([`Part::beyond_level`];
-    /// docs/DESIGN.md, "Verification").
+    /// docs/VERIFICATION.md, "Verification").
     fn beyond_plan(&self, part: &Part<'_, T::Sample>, top: u64) -> Option<BeyondPlan> {
         let task = &self.0;
         let level = part.beyond_level?;

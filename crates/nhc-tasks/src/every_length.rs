@@ -1,4 +1,4 @@
-//! Right at every length (docs/DESIGN.md, "Every length"): a proof that a copy or reverse model
+//! Right at every length (docs/VERIFICATION.md, "Every length"): a proof that a copy or reverse model
 //! is right on lists of every length, or the reason none was found.
 //!
 //! The proof runs the model once, symbolically, on a list of n = P·m + r objects for each

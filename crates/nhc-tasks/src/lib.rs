@@ -218,7 +218,7 @@ pub trait Task: Send + Sync + 'static {
         None
     }
     /// For an input of `part` (one of [`Task::shapes`]) whose reads are checked by location
-    /// (docs/DESIGN.md, "Verification"; search and plan): per step and read head, the step whose
+    /// (docs/VERIFICATION.md, "Verification"; search and plan): per step and read head, the step whose
     /// write (first write head) the head must read (`None`: any location). `None`, the default:
     /// reads are checked by word only.
     fn read_steps(

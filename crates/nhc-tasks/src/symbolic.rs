@@ -3,7 +3,7 @@
 //! `x1 x2 f1 x3 +` ↦ `((x1 f1 x2) + x3)`. No two different terms are equal, so an expression
 //! whose operands and operators are all different has a different word at every step: a model
 //! that computes the right term read the right locations. That makes it the domain of
-//! arithmetic's verification (docs/DESIGN.md, "Verification"); as a transfer it shows what a
+//! arithmetic's verification (docs/VERIFICATION.md, "Verification"); as a transfer it shows what a
 //! learned model computes, symbol by symbol.
 
 use crate::arithmetic::{Algebra, Token};

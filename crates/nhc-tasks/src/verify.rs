@@ -1,4 +1,4 @@
-//! Verification (docs/DESIGN.md, "Verification"): a model run on one input per control-distinct
+//! Verification (docs/VERIFICATION.md, "Verification"): a model run on one input per control-distinct
 //! class, every class up to a bound, so that "right on each" means "right on every input" of
 //! those classes.
 //!
@@ -170,7 +170,7 @@ pub struct PartReport {
     pub beyond: Option<Beyond>,
 }
 
-/// The beyond stage of a part (docs/DESIGN.md, "Verification"): the task's own level sampler
+/// The beyond stage of a part (docs/VERIFICATION.md, "Verification"): the task's own level sampler
 /// at log-spaced sizes from just above the bound to a top. Samples, not a proof: it says where
 /// a model verified to its bound stops being right, not that it is right.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -248,7 +248,7 @@ pub struct Report {
     pub every_length: Option<EveryLength>,
 }
 
-/// `nhc verify --every-length` (docs/DESIGN.md, "Every length").
+/// `nhc verify --every-length` (docs/VERIFICATION.md, "Every length").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EveryLength {
     /// `proved` (lengths from `proof.n0` on by the symbolic run, the others listed, all

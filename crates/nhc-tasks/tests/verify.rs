@@ -1,4 +1,4 @@
-//! Verification (docs/DESIGN.md, "Verification"): every scripted solution is right on every
+//! Verification (docs/VERIFICATION.md, "Verification"): every scripted solution is right on every
 //! control-distinct input up to the default bound, the lists hold as many inputs as independent
 //! counts say, and a solution broken from a known shape on is caught exactly there.
 

@@ -1,4 +1,4 @@
-//! The beyond stage of verification (docs/DESIGN.md, "Verification"): a solution right on every
+//! The beyond stage of verification (docs/VERIFICATION.md, "Verification"): a solution right on every
 //! listed input and wrong on longer ones is "verified, wrong beyond" with its smallest wrong
 //! size, the stage's levels have the sizes it says, and its report does not depend on the
 //! thread count.

@@ -1,4 +1,4 @@
-//! The listings are complete (docs/DESIGN.md, "Verification"): a solution made wrong at one
+//! The listings are complete (docs/VERIFICATION.md, "Verification"): a solution made wrong at one
 //! point of the control's history that some input inside the bound reaches is caught by
 //! `verify`, for random inputs of every listed task (ties, zeros, repeated words included). The
 //! solution is each task's hand-written one, changed to run another operation at the step whose

@@ -1,4 +1,4 @@
-//! Verification of declared algorithms without `shapes` (docs/DESIGN.md, "Verification"): with
+//! Verification of declared algorithms without `shapes` (docs/VERIFICATION.md, "Verification"): with
 //! the built-in signals and no ALU feedback the classes come from the Input, a solution broken
 //! from a length on is caught there, and a declaration whose program reads by value, or whose
 //! feedback carries the data, is sampled with the reason.

@@ -1,4 +1,4 @@
-//! Verification of search, plan, search+ and plan+ (docs/DESIGN.md, "Verification"): the
+//! Verification of search, plan, search+ and plan+ (docs/VERIFICATION.md, "Verification"): the
 //! exhaustive listing holds every problem of each level once, as a plain BFS written here counts
 //! them, and the sampler's own definition of a level agrees; a solution wrong on one rare map is
 //! caught there with the smallest counterexample; the goal-index part checks read locations.

@@ -121,7 +121,7 @@ pub struct TrainConfig {
     pub check_level: usize,
     /// Samples of the generalization check (default 200), and of the early check.
     pub check_samples: usize,
-    /// The early check (ours, beyond the paper; docs/DESIGN.md, "The recipe"): once a lineage
+    /// The early check (ours, beyond the paper; docs/RECIPE.md, "The recipe"): once a lineage
     /// solves curriculum level `early_check`, θ must also solve `check_samples` fresh samples
     /// spread over the curriculum's later levels (`early_check + 1 ..= levels`), or the lineage
     /// is restarted: a lineage that learned a solution bounded to the shapes of its first levels
@@ -131,12 +131,12 @@ pub struct TrainConfig {
     pub early_check: usize,
     /// Whether the generalization check draws samples of any shape the task allows
     /// ([`nhc_tasks::Task::any_shape`]: e.g. duplicated's runs of different lengths) instead of
-    /// the levels' own (ours, with the check; default false; docs/DESIGN.md, "The recipe").
+    /// the levels' own (ours, with the check; default false; docs/RECIPE.md, "The recipe").
     pub check_any_shape: bool,
     /// Share of the fresh training samples (earlier and current levels, not bad memories) drawn
     /// in any shape the task allows at their level ([`nhc_tasks::Task::any_shape`]), each sample
     /// by a draw of its own (ours, beyond the paper, which trains on its levels' shapes only;
-    /// default 0; docs/DESIGN.md, "The recipe").
+    /// default 0; docs/RECIPE.md, "The recipe").
     #[serde(skip_serializing_if = "is_zero")]
     pub train_any_shape: f64,
     /// Update feedback (ours, the paper's remedy for updates that drift: "add feedback to this
@@ -157,7 +157,7 @@ pub struct TrainConfig {
     pub update_feedback_from: usize,
     /// What a failed generalization check does to the lineage (ours, with the check): a restart
     /// (the default), or back to the mixed level with the samples it failed in the bad memories,
-    /// to learn them (docs/DESIGN.md, "The recipe").
+    /// to learn them (docs/RECIPE.md, "The recipe").
     pub on_failed_check: OnFailedCheck,
     /// The memory's temporal-linkage convention (the paper's equation and its sentence on
     /// freeing allow three readings; default `tail`, docs/DESIGN.md, "Temporal links"). Recorded in the model

@@ -94,7 +94,7 @@ pub struct SweepLine {
     pub verify: Option<RunVerification>,
 }
 
-/// The small record of a run's `nhc verify` report (docs/DESIGN.md, "Verification").
+/// The small record of a run's `nhc verify` report (docs/VERIFICATION.md, "Verification").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunVerification {
     pub domain: String,
@@ -107,7 +107,7 @@ pub struct RunVerification {
     pub every_length: Option<EveryLengthRecord>,
 }
 
-/// The small record of a run's every-length proof (docs/DESIGN.md, "Every length").
+/// The small record of a run's every-length proof (docs/VERIFICATION.md, "Every length").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EveryLengthRecord {
     /// `proved`, `wrong` or `not proved`.

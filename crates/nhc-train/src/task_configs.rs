@@ -8,7 +8,7 @@ use crate::config::{ConfigError, TrainConfig, ValidConfig, one_line, toml_kind_e
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The recipe (ours, beyond the paper; docs/DESIGN.md, "The recipe"), built in so that
+/// The recipe (ours, beyond the paper; docs/RECIPE.md, "The recipe"), built in so that
 /// `nhc train --recipe` needs no file.
 pub const RECIPE_TOML: &str = include_str!("../../../configs/recipe.toml");
 

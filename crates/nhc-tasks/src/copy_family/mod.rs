@@ -285,7 +285,7 @@ pub fn distinct<O: Objects>(o: &O, n: u64) -> Vec<O::Object> {
 }
 
 /// copy's and reverse's inputs for verification: one list of 1..=N distinct objects per length
-/// (the Input's signals depend on the length alone, docs/DESIGN.md, "Verification").
+/// (the Input's signals depend on the length alone, docs/VERIFICATION.md, "Verification").
 pub fn list_part<'a, O: Objects>(
     o: &'a O,
     bounds: &crate::verify::Bounds,

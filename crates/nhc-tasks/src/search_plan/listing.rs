@@ -1,4 +1,4 @@
-//! Verification of the family (docs/DESIGN.md, "Verification"): every problem of levels 1..=L
+//! Verification of the family (docs/VERIFICATION.md, "Verification"): every problem of levels 1..=L
 //! from every start the training sampler draws, and, for search and plan, one problem per goal
 //! index with its reads checked by location.
 
