@@ -163,7 +163,7 @@ fn cited_repository_files_exist() {
                 && !letter(i.checked_sub(1).and_then(|k| chars.get(k)))
                 && !letter(chars.get(i + 1))
         });
-        lone_capital || path.contains(['*', '<', '{']) || path.contains("NAME") || path.contains("WORLD")
+        lone_capital || path.contains(['*', '<', '>', '{']) || path.contains("NAME") || path.contains("WORLD")
     };
     let (mut missing, mut checked) = (Vec::new(), 0);
     for page in pages {
@@ -222,7 +222,10 @@ fn every_script_and_screen_is_listed() {
         if name == "README.md" || name == "index.py" || name.starts_with('.') || rel.contains("__pycache__") {
             continue;
         }
-        assert!(index.contains(&format!("]({rel})")), "results/screens/README.md has no row for {rel}: run results/screens/index.py");
+        assert!(
+            index.contains(&format!("]({rel})")),
+            "results/screens/README.md has no row for {rel}: run results/screens/index.py"
+        );
     }
 }
 
