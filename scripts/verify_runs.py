@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# --screen: bounds within the lengths a recipe may train on (levels up to 30; docs/DESIGN.md,
+# --screen: bounds within the lengths a recipe may train on (levels up to 30; docs/RECIPE.md,
 # "The recipe"): the copy family's lengths and grids to 30, duplicated's compositions as by
 # default (at most 16 objects); the other tasks' default bounds are within them already.
 # The largest two-parameter part drawn as a map (repeatCopy and duplicated at 60 × 60).

@@ -236,7 +236,7 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
         md.insert_str(
             md.len() - 2,
             " Every length, proved: `nhc verify --every-length` proved the run right on lists of \
-             every length (a symbolic run from n₀ on, the shorter lengths listed; docs/DESIGN.md, \
+             every length (a symbolic run from n₀ on, the shorter lengths listed; docs/VERIFICATION.md, \
              \"Every length\"); it covers copy and reverse.",
         );
     }

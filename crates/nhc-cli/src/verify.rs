@@ -1,4 +1,4 @@
-//! `nhc verify`: a model on every control-distinct input up to a bound (docs/DESIGN.md,
+//! `nhc verify`: a model on every control-distinct input up to a bound (docs/VERIFICATION.md,
 //! "Verification"): verified, or the smallest counterexample and the command that replays it.
 
 use crate::eval::shell_word;

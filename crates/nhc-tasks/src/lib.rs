@@ -197,7 +197,7 @@ pub trait Task: Send + Sync + 'static {
         let _ = (data, out);
     }
     /// Every control-distinct input up to `bounds`, as parts listed in order of size, built from
-    /// words that make a right read a read of the right location ([`verify`], docs/DESIGN.md,
+    /// words that make a right read a read of the right location ([`verify`], docs/VERIFICATION.md,
     /// "Verification"); empty when the task cannot list them (`nhc verify` then samples).
     fn shapes(&self, bounds: &verify::Bounds) -> Vec<verify::Part<'_, Self::Sample>> {
         let _ = bounds;

@@ -28,7 +28,7 @@ pub const SAMPLE_SEED: u64 = 5_000;
 pub const SAMPLED_LEVELS: usize = 20;
 pub const SAMPLED_PER_LEVEL: u64 = 20;
 
-/// The top size of the beyond stage by default (`nhc verify --beyond`; docs/DESIGN.md,
+/// The top size of the beyond stage by default (`nhc verify --beyond`; docs/VERIFICATION.md,
 /// "Verification").
 pub const BEYOND: u64 = 1_000;
 /// Beyond a bound, every one of the first [`BEYOND_NEXT`] sizes with [`BEYOND_NEXT_PER_SIZE`]

@@ -435,7 +435,7 @@ pub const DERIVED_LENGTHS: u64 = 1_000;
 const PROBE_WORDS: u64 = 6;
 
 impl<D: Declared> Own<D> {
-    /// Whether verification can derive the classes from the Input alone (docs/DESIGN.md,
+    /// Whether verification can derive the classes from the Input alone (docs/VERIFICATION.md,
     /// "Verification"): no ALU feedback, and a sample that is the list of words it presents with
     /// the built-in signals ([`Declared::presents_itself`]); and the expected program reads by
     /// position, checked on every presentation of up to [`PROBE_WORDS`] words with its words in

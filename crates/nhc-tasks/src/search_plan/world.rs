@@ -77,7 +77,7 @@ pub trait World: Clone + Send + Sync + 'static {
     fn module_equal(&self, a: &Self::State, b: &Self::State) -> bool {
         self.equal(a, b)
     }
-    /// Every state [`World::random_state`] can draw, listed for verification (docs/DESIGN.md,
+    /// Every state [`World::random_state`] can draw, listed for verification (docs/VERIFICATION.md,
     /// "Verification"); `None` (the default): too many to list. A world that lists its starts
     /// compares states by `==` (the default [`World::equal`]).
     fn starts(&self) -> Option<Starts<Self::State>> {
