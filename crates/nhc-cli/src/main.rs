@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use nhc_model::Variant;
-use nhc_tasks::{Model, find};
+use nhc_tasks::Model;
 use nhc_tasks::{any_task::AnyTask, registry::find_in};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -286,6 +286,10 @@ enum Command {
         /// reverse or duplicated (`nhc tasks` lists them with their domains).
         #[arg(long, required_unless_present = "resume")]
         task: Option<String>,
+        /// The data domain it learns on (default: the task's training domain; `nhc tasks` lists
+        /// them).
+        #[arg(long)]
+        domain: Option<String>,
         #[arg(long, default_value = "nhc", help = variant_help(""))]
         variant: Variant,
         #[arg(long, default_value_t = 1)]
@@ -306,7 +310,7 @@ enum Command {
         max_iterations: Option<u64>,
         /// Continue the interrupted run in this directory (its task, variant, seed and config
         /// are the checkpoint's).
-        #[arg(long, conflicts_with_all = ["task", "variant", "seed", "out", "config", "recipe", "max_iterations"])]
+        #[arg(long, conflicts_with_all = ["task", "domain", "variant", "seed", "out", "config", "recipe", "max_iterations"])]
         resume: Option<PathBuf>,
         /// No progress bar.
         #[arg(long)]
@@ -484,7 +488,19 @@ fn real_main() -> Result<()> {
             let source = trace::Source { level: typed.map(level).transpose()?, seed, index, input, maps };
             trace::trace(&model, source, trace::Show { json, words, steps, figure }, cli.yes)
         }
-        Command::Train { task, variant, seed, out, config, recipe, max_iterations, resume, quiet, json } => {
+        Command::Train {
+            task,
+            domain,
+            variant,
+            seed,
+            out,
+            config,
+            recipe,
+            max_iterations,
+            resume,
+            quiet,
+            json,
+        } => {
             let show = train::Show { quiet, json };
             match resume {
                 Some(dir) => train::resume(&dir, show, cli.yes),
@@ -493,7 +509,7 @@ fn real_main() -> Result<()> {
                     let (Some(task), Some(out)) = (task, out) else {
                         bail!("give --task and --out, or --resume DIR")
                     };
-                    let task = find(&task)?;
+                    let task = nhc_tasks::registry::find_in(&task, domain.as_deref())?;
                     let config = configs.get(task.name()).clone();
                     train::start(train::NewRun { task, variant, seed, out, config }, show, cli.yes)
                 }

@@ -1369,3 +1369,36 @@ fn eval_help_states_the_test_seeds() {
         assert!(flat.contains(said), "{said}: {help}");
     }
 }
+
+/// `nhc train --domain` learns on another domain of the algorithm: arithmetic on left-deep
+/// expressions (`chains`) finishes its curriculum in seconds, its model file names the domain,
+/// and the model solves chains at level 100; an unknown domain is refused in one line.
+#[test]
+fn train_learns_on_another_domain() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("chains");
+    let o = out.to_str().unwrap();
+    let run =
+        nhc(&["train", "--task", "arithmetic", "--domain", "chains", "--seed", "1", "--out", o, "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("model.json")).unwrap()).unwrap();
+    assert_eq!(file["domain"], "chains", "{file}");
+    let model = out.join("model.json");
+    let m = model.to_str().unwrap();
+    let eval = nhc(&[
+        "eval",
+        "--task",
+        "arithmetic",
+        "--domain",
+        "chains",
+        "--model",
+        m,
+        "--level",
+        "100",
+        "--json",
+    ]);
+    let report: Value = serde_json::from_slice(&eval.stdout).unwrap();
+    assert_eq!(report["solved"], 50, "{report}");
+    fails_with(&["train", "--task", "arithmetic", "--domain", "nope", "--out", o], "has no domain `nope`");
+}

@@ -94,6 +94,11 @@ pub trait Algebra: Clone + Send + Sync + 'static {
         let _ = i;
         None
     }
+    /// The postfix shape of a sample with `ops` operators: uniform over trees
+    /// ([`random_shape`]), or another rule ([`Shaped`]).
+    fn shape(&self, ops: usize, rng: &mut SampleRng) -> Vec<bool> {
+        random_shape(ops, rng)
+    }
 }
 
 /// The default bound of arithmetic's verification: every postfix shape of 1–12 operators.
@@ -344,7 +349,7 @@ impl<A: Algebra> Task for Arithmetic<A> {
     /// ℓ operators: a uniformly random shape ([`random_shape`]), operands from the domain,
     /// operators uniform; an operator whose result is undefined is drawn again.
     fn sample(&self, level: usize, rng: &mut SampleRng) -> Self::Sample {
-        let shape = random_shape(level, rng);
+        let shape = self.0.shape(level, rng);
         self.expression(&shape, rng)
     }
     /// ℓ operators in a shape whose deepest stack is uniform over 2..=ℓ + 1 ([`deep_shape`]).
@@ -638,6 +643,99 @@ impl Algebra for Decimal {
 }
 
 /// An integer 0…`max` or one of `+ - * /`.
+/// How a sampler of ours other than the uniform tree draws a postfix shape (the paper says only
+/// "Training sequences are generated randomly, with uniformly sampled atomic operations and
+/// numbers"; docs/results/recipe.md, "Why lineages stall").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeRule {
+    /// Left-deep only, `a b ∘ c ∘ d ∘ …` (domain `chains`): only the operators and numbers are
+    /// random, as in the paper's example `5 6 * 3 +`. The stack never holds more than two values.
+    Chains,
+    /// The recursive split (domain `splits`): the root's left subtree takes k of the other
+    /// operators, k uniform, and each subtree is drawn the same way: shallower stacks than
+    /// uniform trees, deeper than chains.
+    Splits,
+}
+
+/// Decimal arithmetic whose samples are drawn by `ShapeRule` instead of uniformly over trees;
+/// every other rule is [`Decimal`]'s.
+#[derive(Debug, Clone, Copy)]
+pub struct Shaped(pub ShapeRule);
+
+impl Algebra for Shaped {
+    type Word = Word;
+    type Operator = Operator;
+    fn name(&self) -> &'static str {
+        match self.0 {
+            ShapeRule::Chains => "chains",
+            ShapeRule::Splits => "splits",
+        }
+    }
+    fn operators(&self) -> &'static [Operator] {
+        Decimal.operators()
+    }
+    fn code(&self, o: Operator) -> Word {
+        Decimal.code(o)
+    }
+    fn decode(&self, w: &Word) -> Option<Operator> {
+        Decimal.decode(w)
+    }
+    fn apply(&self, o: Operator, x: &Word, y: &Word) -> Option<Word> {
+        Decimal.apply(o, x, y)
+    }
+    fn random_operand(&self, rng: &mut SampleRng) -> Word {
+        Decimal.random_operand(rng)
+    }
+    fn parse_token(&self, s: &str) -> Result<Token, InputError> {
+        Decimal.parse_token(s)
+    }
+    fn show(&self, w: &Word) -> String {
+        Decimal.show(w)
+    }
+    fn value_json(&self, w: &Word) -> serde_json::Value {
+        Decimal.value_json(w)
+    }
+    fn shape(&self, ops: usize, rng: &mut SampleRng) -> Vec<bool> {
+        match self.0 {
+            ShapeRule::Chains => chain_shape(ops),
+            ShapeRule::Splits => split_shape(ops, rng),
+        }
+    }
+}
+
+/// The left-deep postfix shape with `ops` operators: two operands, an operator, then operand and
+/// operator in turn.
+pub fn chain_shape(ops: usize) -> Vec<bool> {
+    let mut shape = vec![true];
+    for _ in 0..ops {
+        shape.extend([true, false]);
+    }
+    shape
+}
+
+/// A postfix shape with `ops` operators by the recursive split ([`ShapeRule::Splits`]), drawn
+/// without recursion: a tree of n operators is its left subtree (k of the n − 1 others, k
+/// uniform), its right subtree, then its root.
+pub fn split_shape(ops: usize, rng: &mut SampleRng) -> Vec<bool> {
+    enum Job {
+        Tree(usize),
+        Root,
+    }
+    let mut shape = Vec::with_capacity(2 * ops + 1);
+    let mut jobs = vec![Job::Tree(ops)];
+    while let Some(job) = jobs.pop() {
+        match job {
+            Job::Root => shape.push(false),
+            Job::Tree(0) => shape.push(true),
+            Job::Tree(n) => {
+                let k = rng.random_range(0..n);
+                jobs.extend([Job::Root, Job::Tree(n - 1 - k), Job::Tree(k)]);
+            }
+        }
+    }
+    shape
+}
+
 fn parse_token(s: &str, max: i64) -> Result<Token, InputError> {
     if let [c] = s.as_bytes()
         && let Some(o) = Operator::ALL.into_iter().find(|o| o.symbol() as u8 == *c)

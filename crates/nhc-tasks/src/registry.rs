@@ -5,7 +5,7 @@
 use crate::InputError;
 use crate::addition::Addition;
 use crate::any_task::{AnyTask, Entry};
-use crate::arithmetic::{Arithmetic, Decimal, Mod10};
+use crate::arithmetic::{Arithmetic, Decimal, Mod10, ShapeRule, Shaped};
 use crate::boolean::Boolean;
 use crate::copy_family::{Binary, Copy, Decimals, Duplicated, RepeatCopy, Reverse};
 use crate::search_plan::permuted::SokobanPermuted;
@@ -78,6 +78,8 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(Arithmetic(Boolean)),
     &Entry(Arithmetic(Mod10)),
     &Entry(Arithmetic(Symbolic)),
+    &Entry(Arithmetic(Shaped(ShapeRule::Chains))),
+    &Entry(Arithmetic(Shaped(ShapeRule::Splits))),
     &Entry(Addition::DECIMAL),
     &Entry(SearchPlan::<Sokoban<8>>::SEARCH),
     &Entry(SearchPlan::<Sokoban<8>>::PLAN),

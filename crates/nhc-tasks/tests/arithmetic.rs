@@ -6,7 +6,8 @@
 use nhc_model::run_scored;
 use nhc_model::{DataModules, Machine, Signals};
 use nhc_tasks::arithmetic::{
-    Arithmetic, Decimal, Expression, OP_COMPUTE, OP_READ, Operator, Token, deep_shape, random_shape,
+    Arithmetic, Decimal, Expression, OP_COMPUTE, OP_READ, Operator, ShapeRule, Shaped, Token, deep_shape,
+    random_shape, split_shape,
 };
 use nhc_tasks::evaluate::score_sample;
 use nhc_tasks::{Task, sample_rng};
@@ -461,4 +462,63 @@ fn a_learned_model_runs_a_user_expression_through_the_registry() {
     }));
     let report = nhc_tasks::find("arithmetic").unwrap().run(&model, &json!("1 2 3 / - 4 *")).unwrap();
     assert_eq!(report.expected, json!(4));
+}
+
+/// The `chains` domain draws left-deep expressions only (`a b ∘ c ∘ …`: a stack of at most two
+/// values), with random operators and operands; its reference is the independent evaluation,
+/// and its samples parse back as the decimal domain's.
+#[test]
+fn chains_are_left_deep_with_random_operators_and_operands() {
+    let chains = Arithmetic(Shaped(ShapeRule::Chains));
+    let mut operators = HashSet::new();
+    for level in [1usize, 2, 5, 40] {
+        for index in 0..20u64 {
+            let s = chains.sample(level, &mut sample_rng(3, level, index));
+            let text = chains.sample_json(&s).as_str().expect("a postfix string").to_string();
+            let tokens: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(tokens.len(), 2 * level + 1, "{text}");
+            for (k, t) in tokens.iter().enumerate() {
+                let operator = ["+", "-", "*", "/"].contains(t);
+                assert_eq!(operator, k >= 2 && k % 2 == 0, "left-deep: {text}");
+                if operator {
+                    operators.insert(t.to_string());
+                }
+            }
+            let answer = chains.reference(&s).expect("a value");
+            assert_eq!(answer as u64, independent_value(&text), "{text}");
+            assert_eq!(expression(&text), s, "the decimal parser reads it back");
+        }
+    }
+    assert_eq!(operators.len(), 4, "every operator drawn");
+}
+
+/// The `splits` sampler draws valid postfix shapes of exactly `ops` operators whose root's left
+/// subtree has k operators, k uniform over 0..ops.
+#[test]
+fn splits_draw_the_left_subtree_uniformly() {
+    let mut rng = sample_rng(5, 7, 0);
+    let ops = 7;
+    let mut left = [0u32; 7];
+    for _ in 0..7000 {
+        let shape = split_shape(ops, &mut rng);
+        assert_eq!(shape.len(), 2 * ops + 1);
+        // Postfix is left, right, root: the left subtree ends at the last depth of 1 before the
+        // root, and the right one keeps the stack at 2 or more.
+        let mut depth = 0i64;
+        let mut left_end = 0;
+        for (k, &push) in shape.iter().enumerate() {
+            depth += if push { 1 } else { -1 };
+            assert!(depth >= 1, "a valid postfix shape");
+            if depth == 1 && k + 1 < shape.len() {
+                left_end = k + 1;
+            }
+        }
+        assert_eq!(depth, 1);
+        left[(left_end - 1) / 2] += 1;
+    }
+    for (k, &n) in left.iter().enumerate() {
+        assert!((850..1150).contains(&n), "left subtree of {k} operators drawn {n} times of 7000");
+    }
+    let sampled = Arithmetic(Shaped(ShapeRule::Splits)).sample(10, &mut sample_rng(1, 10, 0));
+    assert_eq!(sampled.tokens.len(), 21);
 }
