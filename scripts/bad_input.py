@@ -22,8 +22,8 @@ def write(name, text, mode="w"):
 
 
 def run(args, close_stdout=False, full_stderr=False, no_stdout=False):
-    """Exit code, seconds, peak RSS in MB (GNU time's %M of the nhc process), first line of
-    stderr (none when stderr is a full device)."""
+    """Exit code, seconds, peak RSS in MB (GNU time's %M of the nhc process), the error line of
+    stderr, else its first line (none when stderr is a full device)."""
     start = time.time()
     with tempfile.NamedTemporaryFile() as rss, (open("/dev/full", "wb+") if full_stderr else tempfile.TemporaryFile()) as errf:
         out = subprocess.PIPE if close_stdout else subprocess.DEVNULL
@@ -39,6 +39,8 @@ def run(args, close_stdout=False, full_stderr=False, no_stdout=False):
         kb = open(rss.name).read().split()
     line = err.decode(errors="replace").strip().splitlines()
     mb = int(kb[-1]) / 1024 if kb else float("nan")
+    # The error when there is one (an announcement of long work may come first), else the first line.
+    line = [l for l in line if l.startswith("error:")] or line
     return p.returncode, time.time() - start, mb, (line[0] if line else "")
 
 
@@ -53,6 +55,15 @@ add("repeatCopy copies 10^12", ["run", "--task", "repeatCopy", "--model", M("rep
                                 '{"items":[[1,0,0,0,0,1]],"copies":1000000000000}'])
 add("repeatCopy copies 2^62", ["run", "--task", "repeatCopy", "--model", M("repeatCopy"), "--input",
                                '{"items":[[1,0,0,0,0,1]],"copies":4611686018427387904}'])
+# Answers copies times their input: the estimate counts them (the issue's cases).
+rc = lambda n, c: json.dumps({"items": [[(i >> b) & 1 for b in range(6)] for i in range(n)], "copies": c})
+for limit, (n, c), what in [("62160000", (1000, 1000), "run"), ("300M", (100000, 10), "run"),
+                            ("300M", (1, 1000000), "run"), ("98.7M", (300, 300), "trace")]:
+    add(f"repeatCopy {n} × {c} {what} under --max-memory {limit}",
+        ["--max-memory", limit, what, "--task", "repeatCopy", "--model", M("repeatCopy"), "--input",
+         "@" + write(f"rc_{n}_{c}.json", rc(n, c))])
+add("sort of 4 000 objects: seconds, announced", ["run", "--task", "sort", "--model", M("sort"), "--input",
+    json.dumps([(i * 7919) % 256 for i in range(4000)])])
 for t in TASKS:
     add(f"{t}: level 0", ["eval", "--task", t, "--model", M(t), "--level", "0"])
     add(f"{t}: level 2^64-1", ["eval", "--task", t, "--model", M(t), "--level", "18446744073709551615"])
@@ -105,7 +116,8 @@ for name, text in [("batch 10^12", "batch = 1000000000000"), ("bad_memories 10^1
                    ("on_failed_check without check_level", 'on_failed_check = "relearn"'),
                    ("check_any_shape without check_level", "[tasks.sort]\ncheck_any_shape = true"),
                    ("on_failed_check a number", "on_failed_check = 1"),
-                   ("sigma 1e-300", "sigma = 1e-300")]:
+                   ("sigma 1e-300", "sigma = 1e-300"),
+                   ("population 10^4 × batch 4·10^4: hours a run", "population = 10000\nbatch = 40000")]:
     add(f"config {name}", ["train", "--task", "copy", "--out", "c", "--config", write(f"{name}.toml", text)])
 add("sweep --samples 0", ["sweep", "--tasks", "copy", "--runs", "1", "--samples", "0", "--out", "s"])
 add("sweep level 0", ["sweep", "--tasks", "copy", "--runs", "1", "--levels", "10,0", "--out", "s"])
