@@ -318,11 +318,13 @@ def train(
     variant: Variant = "nhc",
     domain: str | Order | World | None = None,
     recipe: bool = False,
+    confirm: bool = False,
 ) -> Model:
     """Trains `task` from scratch (as `nhc train`) and returns the model; `domain`: a domain name,
     or the user's data modules (an `Order` with a sampler for sort, a `World` with random_state
     for search, plan, search+ and plan+), which the model then runs on by default; `recipe`:
-    the recipe (ours, beyond the paper; configs/recipe.toml) instead of the paper's protocol."""
+    the recipe (ours, beyond the paper; configs/recipe.toml) instead of the paper's protocol;
+    `confirm`: start a run estimated past an hour at the speed measured here (`nhc --yes`)."""
 
 def resume(
     out: StrPath,

@@ -312,6 +312,8 @@ fn task_arg(
 /// stops training with the user's exception (with `out`, at the last checkpoint).
 /// Ctrl-C stops training between two iterations and raises KeyboardInterrupt (with `out`, after
 /// writing a checkpoint).
+/// confirm: start a run estimated to take more than an hour at the speed of its θ measured here
+/// (a built-in task on a built-in domain; without it such a config is refused with its estimate).
 #[pyfunction]
 #[pyo3(signature = (task, seed, config=None, out=None, callback=None, variant="nhc", domain=None, recipe=false, confirm=false))]
 #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python function
