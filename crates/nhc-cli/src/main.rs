@@ -571,39 +571,15 @@ fn real_main() -> Result<()> {
     }
 }
 
-/// Sets the long-work check for `model` on `task` (`limits::check_work`): work of a few seconds or
-/// more is announced with its estimate, and past an hour refused unless `yes`. The model is timed
-/// only when work of a million steps or more is checked; a task that cannot be timed gets no check.
-fn long_work(task: &'static dyn AnyTask, model: &Model, yes: bool, threads: Threads) {
-    let model = model.clone();
-    let allowed = if yes { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
-    nhc_io::limits::set_work_limit(move || measured_speed(task, &model, threads).unwrap_or(0.0), allowed);
+/// Sets the long-work check for `model` on `task` ([`nhc_tasks::any_task::limit_work`], on
+/// `threads` threads: 1 for one input, the pool's for many): work of a few seconds or more is
+/// announced with its estimate and a progress bar, and past an hour refused unless `yes`.
+fn long_work(task: &'static dyn AnyTask, model: &Model, yes: bool, threads: usize) {
+    nhc_tasks::any_task::limit_work(task, model, threads, yes);
     nhc_io::limits::set_work_notice(|line, steps| {
         diag!("{line}");
         progress::start(steps);
     });
-}
-
-/// Whether the work at hand runs on one thread (one input: `run`, `trace`) or on all of the pool
-/// (many: `eval`, `verify`).
-#[derive(Clone, Copy)]
-enum Threads {
-    One,
-    All,
-}
-
-/// Model steps a second of `model` on `task` here, on the threads the work runs on
-/// ([`nhc_tasks::any_task::measured_speed`]).
-fn measured_speed(
-    task: &'static dyn nhc_tasks::AnyTask,
-    model: &nhc_tasks::Model,
-    threads: Threads,
-) -> Result<f64, nhc_tasks::TaskError> {
-    let threads = match threads {
-        Threads::One => 1,
-        Threads::All => rayon::current_num_threads(),
-    };
-    nhc_tasks::any_task::measured_speed(task, model, threads)
 }
 
 /// JSON from the argument, or from a file when it starts with `@`; with `text_ok`, text that is

@@ -7,7 +7,7 @@ use serde_json::json;
 pub fn run(args: &ModelArgs, input: Option<String>, maps: Maps, json: bool, yes: bool) -> Result<()> {
     let (task, model) = args.load()?;
     let input = user_input(task, input, maps)?.context("give --input, or --start and --goal")?;
-    crate::long_work(task, &model, yes, crate::Threads::One);
+    crate::long_work(task, &model, yes, 1);
     let r = task.run(&model, &input)?;
     if json {
         let line =

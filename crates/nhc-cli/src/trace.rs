@@ -44,7 +44,7 @@ pub fn parse_steps(s: &str) -> Result<(u64, u64)> {
 pub fn trace(args: &ModelArgs, from: Source, show: Show, yes: bool) -> Result<()> {
     let steps = show.steps.as_deref().map(parse_steps).transpose()?;
     let (task, model) = args.load()?;
-    crate::long_work(task, &model, yes, crate::Threads::One);
+    crate::long_work(task, &model, yes, 1);
     let source = match (from.level, user_input(task, from.input, from.maps)?) {
         (Some(level), _) => TraceSource::Level { level, seed: from.seed, index: from.index },
         (None, Some(input)) => TraceSource::Input(input),

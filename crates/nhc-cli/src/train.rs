@@ -118,16 +118,11 @@ pub fn resume(dir: &Path, show: Show, yes: bool) -> Result<()> {
 /// ([`nhc_train::trainer::work_steps`]), at the speed of the run's θ measured here on all
 /// threads, are announced from 5 s and refused past an hour unless `yes`.
 fn long_work(trainer: &Trainer, yes: bool) -> Result<()> {
-    use nhc_io::limits::{LONG_WORK_SECONDS, set_work_limit, set_work_notice};
-    let model = nhc_tasks::Model::Learned(Box::new(nhc_tasks::model::LearnedModel {
-        variant: trainer.state().variant,
-        params: trainer.params()?,
-    }));
-    let task = trainer.task();
-    let allowed = if yes { 0.0 } else { LONG_WORK_SECONDS };
-    set_work_limit(move || crate::measured_speed(task, &model, crate::Threads::All).unwrap_or(0.0), allowed);
-    set_work_notice(|line, _| diag!("{line}"));
-    Ok(nhc_train::trainer::check_work(task, trainer.config())?)
+    let model = nhc_tasks::Model::Learned(Box::new(trainer.learned()?));
+    nhc_tasks::any_task::limit_work(trainer.task(), &model, rayon::current_num_threads(), yes);
+    // Announced without a bar: the run draws its own.
+    nhc_io::limits::set_work_notice(|line, _| diag!("{line}"));
+    Ok(nhc_train::trainer::check_work(trainer.task(), trainer.config())?)
 }
 
 /// The command that resumes the run in `dir`, as the user can type it.

@@ -46,7 +46,7 @@ pub fn verify(mut args: Args, yes: bool) -> Result<()> {
         crate::plots::check_figure_path(path)?;
     }
     let (task, model) = args.model.load()?;
-    crate::long_work(task, &model, yes, crate::Threads::All);
+    crate::long_work(task, &model, yes, rayon::current_num_threads());
     let bounds = Bounds(args.up_to.clone());
     let report = if args.every_length {
         task.verify_every_length(&model, &bounds, args.beyond)?

@@ -251,12 +251,32 @@ where
     run_scored_updates(machine, modules, policy, trace, limits, |_| false, observe)
 }
 
-/// Model steps run through [`run_scored`] in this process so far, all threads: for progress bars
-/// (counted in blocks of [`PROGRESS_BLOCK`] during a run, the rest at its end).
+/// Model steps run through [`run_scored`] in this process so far, all threads: for progress bars.
+/// A long run adds a block of [`PROGRESS_BLOCK`] steps as it passes it; the rest of each run
+/// gathers on its thread and is added a block at a time, so that short runs (training's) do not
+/// meet on one counter.
 static STEPS_RUN: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Steps of this thread's runs not yet added to [`STEPS_RUN`].
+    static STEPS_HERE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 /// A long run adds its steps to [`steps_run`] every this many steps.
 pub const PROGRESS_BLOCK: u64 = 1 << 16;
+
+/// Adds the steps a run did not add as it went (fewer than [`PROGRESS_BLOCK`]).
+fn count_rest(steps: u64) {
+    STEPS_HERE.with(|here| {
+        let rest = here.get() + steps % PROGRESS_BLOCK;
+        if rest >= PROGRESS_BLOCK {
+            STEPS_RUN.fetch_add(rest, Ordering::Relaxed);
+            here.set(0);
+        } else {
+            here.set(rest);
+        }
+    });
+}
 
 /// Model steps run through [`run_scored`] in this process so far (for progress bars).
 pub fn steps_run() -> u64 {
@@ -294,6 +314,6 @@ where
             ControlFlow::Continue(())
         }
     });
-    STEPS_RUN.fetch_add(run.steps % PROGRESS_BLOCK, Ordering::Relaxed);
+    count_rest(run.steps);
     scorer.finish(run)
 }

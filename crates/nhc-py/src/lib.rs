@@ -84,23 +84,17 @@ fn _nhc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The long-work check of one call on a built-in task (docs/DESIGN.md, "Long work"): work that
-/// would take more than an hour at the speed of `model` measured here (on `threads` threads) is
-/// refused unless `confirm`. Calls on the user's Python functions get no check
-/// ([`no_long_work`]): timing them would call Python.
+/// The long-work check of one call on a built-in task (docs/DESIGN.md, "Long work";
+/// [`nhc_tasks::any_task::limit_work`]): work that would take more than an hour at the speed of
+/// `model` measured here is refused unless `confirm`. Calls on the user's own Python functions get
+/// no check ([`no_long_work`]): timing them would call Python.
 pub(crate) fn long_work(
     task: &'static dyn nhc_tasks::AnyTask,
     model: &nhc_tasks::Model,
     confirm: bool,
     threads: usize,
 ) {
-    use nhc_io::limits::{LONG_WORK_SECONDS, set_work_limit};
-    let model = model.clone();
-    let allowed = if confirm { 0.0 } else { LONG_WORK_SECONDS };
-    set_work_limit(
-        move || nhc_tasks::any_task::measured_speed(task, &model, threads).unwrap_or(0.0),
-        allowed,
-    );
+    nhc_tasks::any_task::limit_work(task, model, threads, confirm);
 }
 
 /// No long-work check for the next call ([`long_work`]).

@@ -14,7 +14,6 @@ use crate::errors::{task_error, value_error, with_note};
 use crate::model::Model;
 use crate::user::{Calls, UserDomain};
 use nhc_model::Variant;
-use nhc_tasks::model::LearnedModel;
 use nhc_tasks::{AnyTask, registry};
 use nhc_train::run_dir::{self, Observer, Outcome, RunDirError};
 use nhc_train::{ConfigError, MetricsLine, TaskConfigs, Trainer, ValidConfig};
@@ -370,7 +369,7 @@ pub fn train(
             if stopped.map_err(value_error)? {
                 return Err(observer.take_error().unwrap_or_else(|| value_error("training stopped")));
             }
-            let learned = LearnedModel { variant, params: trainer.params().map_err(value_error)? };
+            let learned = trainer.learned().map_err(value_error)?;
             let meta = Some(run_dir::model_meta(&trainer));
             // A model on the user's data modules is the registry's algorithm that runs on them.
             let task = match &inpy {
@@ -386,9 +385,7 @@ pub fn train(
 /// work"): one learning iteration at the highest level and a run that learns once a level, at
 /// the speed of its θ measured here, are refused past an hour unless `confirm`.
 fn long_work(trainer: &Trainer, confirm: bool) -> PyResult<()> {
-    let params = trainer.params().map_err(value_error)?;
-    let model =
-        nhc_tasks::Model::Learned(Box::new(LearnedModel { variant: trainer.state().variant, params }));
+    let model = nhc_tasks::Model::Learned(Box::new(trainer.learned().map_err(value_error)?));
     crate::long_work(trainer.task(), &model, confirm, rayon::current_num_threads());
     nhc_train::trainer::check_work(trainer.task(), trainer.config()).map_err(value_error)
 }

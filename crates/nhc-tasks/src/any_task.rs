@@ -331,6 +331,15 @@ pub fn measured_speed(task: &dyn AnyTask, model: &Model, threads: usize) -> Resu
     Ok(steps as f64 / seconds.max(1e-9) * threads as f64)
 }
 
+/// Sets the long-work check ([`nhc_io::limits::check_work`]) for `model` on `task`: its speed on
+/// `threads` threads ([`measured_speed`]), measured when work of a million steps or more is first
+/// checked; work past an hour is refused unless `confirm` (a task that cannot be timed: no check).
+pub fn limit_work(task: &'static dyn AnyTask, model: &Model, threads: usize, confirm: bool) {
+    let model = model.clone();
+    let allowed = if confirm { 0.0 } else { nhc_io::limits::LONG_WORK_SECONDS };
+    nhc_io::limits::set_work_limit(move || measured_speed(task, &model, threads).unwrap_or(0.0), allowed);
+}
+
 /// A run to the sample's end: at most twice its trace and 100 steps, not stopped at mistakes.
 fn to_its_end<T: Task>(prepared: &PreparedSample<T>) -> RunLimits {
     RunLimits { stop_at_mistake: false, max_steps: 2 * prepared.trace.len() as u64 + 100 }

@@ -392,7 +392,7 @@ fn drive(
         lineages: Some(trainer.lineages()),
     };
     let meta = model_meta(&trainer);
-    let model = LearnedModel { variant: state.variant, params: trainer.params()? };
+    let model = trainer.learned()?;
     ModelFile::new(task, &model, Some(meta)).save(&dir.join("model.json"))?;
     let path = dir.join("summary.json");
     write_file(&path, to_json(&summary, &path, true)?.as_bytes())?;

@@ -274,6 +274,10 @@ impl Trainer {
     pub fn params(&self) -> Result<Params, ParamsError> {
         Params::new(self.model.clone(), self.state.nes.theta.clone())
     }
+    /// Current θ as a learned model of the run's variant.
+    pub fn learned(&self) -> Result<nhc_tasks::model::LearnedModel, ParamsError> {
+        Ok(nhc_tasks::model::LearnedModel { variant: self.state.variant, params: self.params()? })
+    }
 
     /// How the run ended: the mixed level solved, or the budget (`budget`, a [`Count`]) spent; `None` while
     /// neither.
