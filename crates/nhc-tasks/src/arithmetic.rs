@@ -655,6 +655,11 @@ pub enum ShapeRule {
     /// operators, k uniform, and each subtree is drawn the same way: shallower stacks than
     /// uniform trees, deeper than chains.
     Splits,
+    /// The random walk over push and pop (domain `walks`): token by token, a number or an
+    /// operator with equal chance among the moves that can still end in `ops` operators. Its
+    /// stacks are deeper than chains' and no shallower than uniform trees': as deep on average,
+    /// the deepest shape more often.
+    Walks,
 }
 
 /// Decimal arithmetic whose samples are drawn by `ShapeRule` instead of uniformly over trees;
@@ -669,6 +674,7 @@ impl Algebra for Shaped {
         match self.0 {
             ShapeRule::Chains => "chains",
             ShapeRule::Splits => "splits",
+            ShapeRule::Walks => "walks",
         }
     }
     fn operators(&self) -> &'static [Operator] {
@@ -699,6 +705,7 @@ impl Algebra for Shaped {
         match self.0 {
             ShapeRule::Chains => chain_shape(ops),
             ShapeRule::Splits => split_shape(ops, rng),
+            ShapeRule::Walks => walk_shape(ops, rng),
         }
     }
 }
@@ -732,6 +739,25 @@ pub fn split_shape(ops: usize, rng: &mut SampleRng) -> Vec<bool> {
                 jobs.extend([Job::Root, Job::Tree(n - 1 - k), Job::Tree(k)]);
             }
         }
+    }
+    shape
+}
+
+/// A postfix shape with `ops` operators by the random walk ([`ShapeRule::Walks`]): a number while
+/// the stack holds fewer than two values, an operator once all `ops + 1` numbers are placed, else
+/// a fair coin.
+pub fn walk_shape(ops: usize, rng: &mut SampleRng) -> Vec<bool> {
+    let mut shape = Vec::with_capacity(2 * ops + 1);
+    let (mut depth, mut numbers) = (0usize, 0usize);
+    while shape.len() < 2 * ops + 1 {
+        let push = depth < 2 || (numbers <= ops && rng.random_bool(0.5));
+        if push {
+            depth += 1;
+            numbers += 1;
+        } else {
+            depth -= 1;
+        }
+        shape.push(push);
     }
     shape
 }

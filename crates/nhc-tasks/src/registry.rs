@@ -80,6 +80,7 @@ pub static TASKS: &[&dyn AnyTask] = &[
     &Entry(Arithmetic(Symbolic)),
     &Entry(Arithmetic(Shaped(ShapeRule::Chains))),
     &Entry(Arithmetic(Shaped(ShapeRule::Splits))),
+    &Entry(Arithmetic(Shaped(ShapeRule::Walks))),
     &Entry(Addition::DECIMAL),
     &Entry(SearchPlan::<Sokoban<8>>::SEARCH),
     &Entry(SearchPlan::<Sokoban<8>>::PLAN),

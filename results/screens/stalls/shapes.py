@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The paper's protocol on arithmetic under other readings of its sampler ("Training sequences are
 generated randomly, with uniformly sampled atomic operations and numbers"): the domain `chains`
-(left-deep expressions only, `a b ∘ c ∘ …`: only the operators and numbers are random) or
-`splits` (the recursive split: the root's left subtree takes a uniform share of the operators).
+(left-deep expressions only, `a b ∘ c ∘ …`: only the operators and numbers are random),
+`splits` (the recursive split: the root's left subtree takes a uniform share of the operators) or
+`walks` (the random walk over push and pop: a number or an operator by a fair coin wherever both
+can still end in the level's operators).
 Trains the tuning seeds from scratch on the domain, evaluates each model at levels 100, 500 and
 1000 on it and at levels 10 and 100 on uniform trees (the decimal domain, ours), and writes one
 sweep-like line per run to DOMAIN.jsonl beside this file:
@@ -70,7 +72,7 @@ def main():
     ap.add_argument("what", choices=["train", "report"])
     ap.add_argument("--nhc", default="target/release/nhc")
     ap.add_argument("--seeds", default="1-15")
-    ap.add_argument("--domain", choices=["chains", "splits"], required=True)
+    ap.add_argument("--domain", choices=["chains", "splits", "walks"], required=True)
     ap.add_argument("--out", help="the runs' parent directory (default runs/DOMAIN)")
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
