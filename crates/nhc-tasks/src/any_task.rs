@@ -948,8 +948,11 @@ impl<T: Task> AnyTask for Entry<T> {
                 },
             );
         let seconds = start.elapsed().as_secs_f64();
+        // repeatCopy's proof runs each number of objects below n0 itself: nothing to list.
         let reach = match &proof {
+            Ok(p) if p.below.is_some() => None,
             Ok(p) => Some(p.n0 + p.modulus),
+            Err(_) if self.0.every_length_order() == Ok(crate::every_length::Order::Passes) => None,
             Err(u) => u.wrong_at,
         };
         // Each part's bound (the given one, else its default), raised to reach.
@@ -964,7 +967,7 @@ impl<T: Task> AnyTask for Entry<T> {
                 ("wrong", Some("a listed length is wrong: the counterexample above".to_string()), None)
             }
             // A domain with few words caps the listing: the lengths below n₀ are not all listed.
-            Ok(p) if report.parts.iter().any(|part| part.bound < p.n0 + p.modulus) => (
+            Ok(p) if p.below.is_none() && report.parts.iter().any(|part| part.bound < p.n0 + p.modulus) => (
                 "not proved",
                 Some(format!(
                     "the symbolic run proves every length from {} on, but domain `{}` lists lengths only to {}; --domain decimal lists them all",

@@ -22,11 +22,16 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
 
-/// Which object output step k must read: copy's k-th, or reverse's (n−1−k)-th.
+/// Which object output step k of a pass must read: copy's k-th, or reverse's (n−1−k)-th; and
+/// how many passes: one, or (repeatCopy) copy's order in passes without end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
     Forward,
     Backward,
+    /// repeatCopy: the Input's output-phase signals are the same in every pass and it stops
+    /// after the c-th `M`, so the run for c copies is the first c passes of one run that never
+    /// stops; a proof for that run is one for every number of copies.
+    Passes,
 }
 
 /// Abstract steps one residue class may take before the proof gives up.
@@ -201,6 +206,9 @@ impl Run {
 enum Seg {
     One(u32),
     Run(Run),
+    /// Cells of earlier passes that no link the proof tracks reaches ([`Runner::collapse`]):
+    /// their words and number are unknown, and a step that moves into them ends the proof.
+    Gap,
 }
 
 /// Where the read head is: nowhere yet (step 1), on a cell, or on the location the last step
@@ -218,6 +226,8 @@ enum Phase {
     First,
     Inner,
     Last,
+    /// First and last: a list of one object.
+    Only,
     Output,
 }
 
@@ -275,6 +285,29 @@ pub struct Class {
     /// Abstract steps taken.
     pub steps: u64,
     pub regimes: Vec<Regime>,
+    /// [`Order::Passes`]: where the passes repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<Cycle>,
+}
+
+/// Passes that repeat: pass `first + period` starts in the state of pass `first` (from 1), so
+/// every pass from `first` on repeats one of passes `first ..= first + period − 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cycle {
+    pub first: u64,
+    pub period: u64,
+}
+
+/// [`Order::Passes`]: each number of objects below the symbolic run's `n0`, run on its own (n a
+/// constant) until its passes repeat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Below {
+    /// Numbers of objects 1 ..= this.
+    pub objects: u64,
+    /// Abstract steps of all those runs.
+    pub steps: u64,
+    /// The most passes one of them took before its state came back (`first + period − 1`).
+    pub passes: u64,
 }
 
 /// A repeated block's first two periods at one length: its phase and steps `from..=to`.
@@ -285,12 +318,15 @@ pub struct Block {
     pub to: u64,
 }
 
-/// A proof that every list of at least `n0` objects is right; below `n0`, lengths are listed.
+/// A proof that every list of at least `n0` objects is right; below `n0`, lengths are listed,
+/// or ([`Order::Passes`]: every number of copies) each proved by a run of its own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proof {
     pub modulus: u64,
     pub n0: u64,
     pub classes: Vec<Class>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<Below>,
 }
 
 /// No proof: why, in a sentence.
@@ -388,6 +424,7 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
                     from_m: run.sym.m_min.max(1),
                     steps: run.steps,
                     regimes: run.regimes,
+                    passes: run.cycle,
                 }),
                 Err(Fail::Modulus(f)) if modulus * f <= MAX_MODULUS => {
                     modulus *= f;
@@ -422,8 +459,46 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
             }
         }
         let n0 = classes.iter().map(|c| modulus * c.from_m + c.residue as i64).max().unwrap_or(1);
-        return Ok(Proof { modulus: modulus as u64, n0: n0 as u64, classes });
+        let below = match order {
+            Order::Passes => Some(each_below(config, policy, n0 as u64)?),
+            _ => None,
+        };
+        return Ok(Proof { modulus: modulus as u64, n0: n0 as u64, classes, below });
     }
+}
+
+/// [`Order::Passes`]: every number of objects below `n0`, each by a run of its own (n a
+/// constant: no comparison has a threshold, no modulus), every number of copies by its passes.
+fn each_below(config: &Config, policy: &mut dyn Policy, n0: u64) -> Result<Below, Unproved> {
+    let mut below = Below { objects: n0.saturating_sub(1), steps: 0, passes: 0 };
+    for n in 1..n0 {
+        let mut run = Runner::new(config, Order::Passes, Aff::of(n as i64));
+        match run.run(policy) {
+            Ok(()) => {
+                below.steps += run.steps;
+                if let Some(c) = run.cycle {
+                    below.passes = below.passes.max(c.first + c.period - 1);
+                }
+            }
+            Err(Fail::Wrong { step, what }) => {
+                return Err(Unproved {
+                    reason: format!("wrong on {n} objects: at step {} {what}", step.b),
+                    wrong_at: Some(n),
+                });
+            }
+            // A constant n needs no modulus: kept as a reason all the same.
+            Err(Fail::Modulus(f)) => {
+                return Err(Unproved {
+                    reason: format!("internal: {n} objects asked for lengths split modulo {f}"),
+                    wrong_at: None,
+                });
+            }
+            Err(Fail::Reason(why)) => {
+                return Err(Unproved { reason: format!("{why} (at {n} objects)"), wrong_at: None });
+            }
+        }
+    }
+    Ok(below)
 }
 
 /// The first cycle candidate: its shape, numbers and log position.
@@ -453,6 +528,16 @@ struct Runner<'c> {
     /// diagnosis).
     recent: std::collections::VecDeque<Vec<u32>>,
     written: std::collections::VecDeque<Vec<u32>>,
+    /// The step the output phase's current pass began at (set at its first output step).
+    pass_start: Option<Aff>,
+    /// Passes ended.
+    passes: u64,
+    /// [`Order::Passes`]: the state at each pass's start, without the step t, and its pass.
+    seen: std::collections::HashMap<(Vec<u64>, Vec<Aff>), u64>,
+    /// The passes repeat: the state at the start of pass `first + period` is that of `first`.
+    cycle: Option<Cycle>,
+    /// The memory's words at the last [`RECENT`] passes' starts, bit for bit (the diagnosis).
+    pass_words: std::collections::VecDeque<Vec<u32>>,
 }
 
 /// Steps whose words read the diagnosis looks at.
@@ -480,6 +565,11 @@ impl<'c> Runner<'c> {
             record: None,
             recent: std::collections::VecDeque::with_capacity(RECENT),
             written: std::collections::VecDeque::with_capacity(RECENT),
+            pass_start: None,
+            passes: 0,
+            seen: std::collections::HashMap::new(),
+            cycle: None,
+            pass_words: std::collections::VecDeque::with_capacity(RECENT),
         }
     }
 
@@ -492,12 +582,29 @@ impl<'c> Runner<'c> {
         let mut second: Option<(Vec<Aff>, usize, u64)> = None;
         while self.steps < MAX_STEPS && self.st.segs.len() <= MAX_SEGMENTS {
             let phase = self.phase();
-            if self.step(policy, phase)? {
+            let pass_ended = self.step(policy, phase)?;
+            if pass_ended && self.order != Order::Passes {
                 return Ok(());
             }
             self.steps += 1;
             self.forget();
             self.normalize();
+            if pass_ended {
+                // A period never spans a pass's end: the pass's own state is compared instead.
+                self.collapse();
+                self.normalize();
+                if self.pass_words.len() == RECENT {
+                    self.pass_words.pop_front();
+                }
+                self.pass_words.push_back(self.words());
+                if self.repeated()? {
+                    return Ok(());
+                }
+                (anchor, second, limit) = (None, None, 1);
+                self.sym.log.clear();
+                self.modes.clear();
+                continue;
+            }
             let shape = self.shape()?;
             let here = Anchor { shape, q: self.quantities(), log: self.sym.log.len(), step: self.steps };
             let Some(a) = anchor.take() else {
@@ -540,8 +647,25 @@ impl<'c> Runner<'c> {
         here
     }
 
+    /// Every control word the memory keeps, in order, bit for bit.
+    fn words(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for s in &self.st.segs {
+            let cells = match s {
+                Seg::One(id) => std::slice::from_ref(self.cell(*id)),
+                Seg::Run(r) => r.block.as_slice(),
+                Seg::Gap => &[],
+            };
+            cells.iter().for_each(|c| out.extend(c.word.iter().map(|x| x.to_bits())));
+        }
+        out
+    }
+
     /// Why no period was found, in words a user can act on.
     fn diagnosis(&self) -> String {
+        if self.order == Order::Passes && self.passes > 1 {
+            return self.passes_diagnosis();
+        }
         let phase = match self.phase_unlogged() {
             Phase::Output => "output",
             _ => "input",
@@ -575,14 +699,56 @@ impl<'c> Runner<'c> {
         )
     }
 
-    /// The phase of step t (logged comparisons of t with n).
+    /// [`Order::Passes`]: why the passes never came back to a state, from the memory's words at
+    /// the last passes' starts.
+    fn passes_diagnosis(&self) -> String {
+        let at = format!(
+            "no two passes began in the same state within {} passes ({} steps)",
+            self.passes, self.steps
+        );
+        let w = &self.pass_words;
+        let (Some(a), Some(b)) = (w.get(w.len().wrapping_sub(2)), w.back()) else { return at };
+        if a.len() != b.len() {
+            return format!(
+                "{at}: the memory keeps {} words at the last pass's start, {} at the one before (cells of earlier passes that the proof keeps, or words that have not settled into runs)",
+                b.len() / self.config.word,
+                a.len() / self.config.word
+            );
+        }
+        let apart: Vec<i64> = a
+            .iter()
+            .zip(b)
+            .filter(|(x, y)| x != y)
+            .map(|(x, y)| (i64::from(*x as i32) - i64::from(*y as i32)).abs())
+            .collect();
+        let changed = a
+            .chunks(self.config.word)
+            .zip(b.chunks(self.config.word))
+            .filter(|(x, y)| x != y)
+            .count();
+        let ulps = apart.iter().max().copied().unwrap_or(0);
+        format!(
+            "{at}: {changed} of the memory's {} words changed in the last pass, by at most {ulps} unit{} in the last place: words that drift pass by pass and reach no fixed point within the proof's budget",
+            b.len() / self.config.word,
+            if ulps == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The phase of step t (logged comparisons of t with n; the output phase, once begun,
+    /// lasts).
     fn phase(&mut self) -> Phase {
+        if self.pass_start.is_some() {
+            return Phase::Output;
+        }
         let sym = &mut self.sym;
         phase_of(self.st.t, self.n, |v| sym.sign(v))
     }
 
     /// [`Runner::phase`] without a log entry or a threshold (the shape, the diagnosis).
     fn phase_unlogged(&self) -> Phase {
+        if self.pass_start.is_some() {
+            return Phase::Output;
+        }
         let mut sym = Sym::default();
         phase_of(self.st.t, self.n, |v| sym.sign_unlogged(v))
     }
@@ -605,18 +771,22 @@ impl<'c> Runner<'c> {
             .expect("a kept cell is in the list")
     }
 
-    /// The cell just after segment `i`, taken out of its run if it is in one.
-    fn after(&mut self, i: usize) -> Option<u32> {
-        match self.st.segs.get(i + 1)? {
-            Seg::One(x) => Some(*x),
-            Seg::Run(_) => Some(self.pop_front(i + 1)),
+    /// The cell just after segment `i`, taken out of its run if it is in one; `Err` for a gap.
+    fn after(&mut self, i: usize) -> Result<Option<u32>, ()> {
+        match self.st.segs.get(i + 1) {
+            None => Ok(None),
+            Some(Seg::One(x)) => Ok(Some(*x)),
+            Some(Seg::Run(_)) => Ok(Some(self.pop_front(i + 1))),
+            Some(Seg::Gap) => Err(()),
         }
     }
     /// The cell just before segment `i`.
-    fn before(&mut self, i: usize) -> Option<u32> {
-        match self.st.segs.get(i.checked_sub(1)?)? {
-            Seg::One(x) => Some(*x),
-            Seg::Run(_) => Some(self.pop_back(i - 1)),
+    fn before(&mut self, i: usize) -> Result<Option<u32>, ()> {
+        let Some(k) = i.checked_sub(1) else { return Ok(None) };
+        match self.st.segs[k] {
+            Seg::One(x) => Ok(Some(x)),
+            Seg::Run(_) => Ok(Some(self.pop_back(k))),
+            Seg::Gap => Err(()),
         }
     }
 
@@ -677,11 +847,11 @@ impl<'c> Runner<'c> {
             Ref::Id(x) => Ok(Some(x)),
             Ref::Prev => {
                 let i = self.pos(holder);
-                Ok(self.before(i))
+                self.before(i)
             }
             Ref::Next => {
                 let i = self.pos(holder);
-                Ok(self.after(i))
+                self.after(i)
             }
             Ref::Unknown => Err(()),
         }
@@ -702,14 +872,15 @@ impl<'c> Runner<'c> {
         }
     }
 
-    /// One step of the machine (MODEL §2) on the abstract memory; `true` when the run ended
-    /// right (the `M` after n outputs).
+    /// One step of the machine (MODEL §2) on the abstract memory; `true` when a pass ended
+    /// right (the `M` after n outputs): the run's end but for [`Order::Passes`].
     fn step(&mut self, policy: &mut dyn Policy, phase: Phase) -> Result<bool, Fail> {
         let c = self.config.word;
         let signal: [f32; 4] = match phase {
             Phase::First => [1.0, 0.0, 0.0, 0.0],
             Phase::Inner => [0.0, 1.0, 0.0, 0.0],
             Phase::Last => [0.0, 0.0, 1.0, 0.0],
+            Phase::Only => [1.0, 0.0, 1.0, 0.0],
             Phase::Output => [0.0, 0.0, 0.0, 1.0],
         };
         let read_prev = match &self.st.head {
@@ -793,15 +964,21 @@ impl<'c> Runner<'c> {
                 mode_char(mode)
             ))
         };
+        let earlier = || {
+            Fail::Reason(format!(
+                "the model moves (mode {} at step {at}) into cells written in an earlier pass, which the proof does not keep",
+                mode_char(mode)
+            ))
+        };
         let target = match mode {
             ReadMode::Halt(_) => Some(h),
             ReadMode::Forward(_) => {
                 let i = self.pos(h);
-                self.after(i)
+                self.after(i).map_err(|_| earlier())?
             }
             ReadMode::Backward(_) => {
                 let i = self.pos(h);
-                self.before(i)
+                self.before(i).map_err(|_| earlier())?
             }
             ReadMode::Parent(_) if self.config.ancestry => {
                 let p = self.cell(h).parent;
@@ -837,33 +1014,40 @@ impl<'c> Runner<'c> {
             });
         }
 
-        // The expected trace: outputs in order, then M.
+        // The expected trace: outputs in order, then M (in every pass).
+        let mut pass_ended = false;
         if phase == Phase::Output {
-            let k = self.st.t.sub(self.n);
+            let start = *self.pass_start.get_or_insert(self.st.t);
+            let k = self.st.t.sub(start);
             let more = self.sym.sign(self.n.plus(-1).sub(k)) >= 0;
             let expected = if more { super::copy_family::OP_OUTPUT } else { super::copy_family::OP_MARK };
+            let pass = match self.order {
+                Order::Passes => format!(" (copy {})", self.passes + 1),
+                _ => String::new(),
+            };
             if op != expected {
                 let name = |o: usize| super::copy_family::OPS.get(o).copied().unwrap_or("?");
                 return Err(Fail::Wrong {
                     step: self.st.t,
-                    what: format!("the operation is {}, expected {}", name(op), name(expected)),
+                    what: format!("the operation is {}, expected {}{pass}", name(op), name(expected)),
                 });
             }
-            if !more {
+            if !more && self.order != Order::Passes {
                 return Ok(true);
             }
+            pass_ended = !more;
             let e = match self.order {
-                Order::Forward => k,
+                Order::Forward | Order::Passes => k,
                 Order::Backward => self.n.plus(-1).sub(k),
             };
-            let right = read_data.is_some_and(|x| self.sym.zero(x.sub(e)));
+            let right = pass_ended || read_data.is_some_and(|x| self.sym.zero(x.sub(e)));
             if !right {
                 let got = read_data.map_or("the default word".to_string(), |x| {
                     format!("object {}", x.in_n(self.n.a, self.n.b))
                 });
                 return Err(Fail::Wrong {
                     step: self.st.t,
-                    what: format!("it outputs {got}, expected object {}", e.in_n(self.n.a, self.n.b)),
+                    what: format!("it outputs {got}, expected object {}{pass}", e.in_n(self.n.a, self.n.b)),
                 });
             }
         }
@@ -881,7 +1065,11 @@ impl<'c> Runner<'c> {
 
         self.st.prev_op = Some(op);
         self.st.t = self.st.t.plus(1);
-        Ok(false)
+        if pass_ended {
+            self.passes += 1;
+            self.pass_start = Some(self.st.t);
+        }
+        Ok(pass_ended)
     }
 
     /// Releases `w`, the location just written (MODEL §3): it leaves the temporal list (it is
@@ -926,6 +1114,7 @@ impl<'c> Runner<'c> {
                     }
                 }
                 Seg::Run(r) => r.block.iter_mut().for_each(|c| c.older = Ref::Unknown),
+                Seg::Gap => {}
             }
         }
         let mut drop = Vec::new();
@@ -939,6 +1128,7 @@ impl<'c> Runner<'c> {
                 Seg::One(x) => Some(self.cell(*x)),
                 Seg::Run(r) if first => r.block.first(),
                 Seg::Run(r) => r.block.last(),
+                Seg::Gap => None,
             };
             // A cell up to a block away on either side (blocks repeat with period ≤ MAX_BLOCK).
             let near = (1..=MAX_BLOCK)
@@ -976,6 +1166,7 @@ impl<'c> Runner<'c> {
             match s {
                 Seg::One(id) => add(self.cell(*id)),
                 Seg::Run(r) => r.block.iter().for_each(&mut add),
+                Seg::Gap => {}
             }
         }
         out
@@ -1122,6 +1313,80 @@ impl<'c> Runner<'c> {
         false
     }
 
+    /// At a pass's end ([`Order::Passes`]): every stretch of output-phase cells (no object) that
+    /// neither the head nor a link by id reaches becomes one gap, but for its first segment,
+    /// which a move forward off the end of the list reaches (models read it as the list's end).
+    /// The cells of earlier passes then take the same few segments after every pass; a step
+    /// that moves or follows a link into the gap ends the proof, so the cells it hides never
+    /// decide a step.
+    fn collapse(&mut self) {
+        let pinned = self.pinned();
+        let head = match self.st.head {
+            Head::On(h) => Some(h),
+            _ => None,
+        };
+        let hidden: Vec<bool> = self
+            .st
+            .segs
+            .iter()
+            .map(|s| match s {
+                Seg::One(x) => Some(*x) != head && !pinned.contains(x) && self.cell(*x).data.is_none(),
+                Seg::Run(r) => r.block.iter().all(|c| c.data.is_none()),
+                Seg::Gap => true,
+            })
+            .collect();
+        // Stretches, replaced from the back.
+        let mut stretches = Vec::new();
+        let mut i = 0;
+        while i < hidden.len() {
+            if !hidden[i] {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j + 1 < hidden.len() && hidden[j + 1] {
+                j += 1;
+            }
+            // Kept: i; hidden: i + 1 ..= j, unless that is one gap already.
+            if j > i && !(j == i + 1 && matches!(self.st.segs[j], Seg::Gap)) {
+                stretches.push((i, j));
+            }
+            i = j + 1;
+        }
+        for (i, j) in stretches.into_iter().rev() {
+            for s in self.st.segs.splice(i + 1..=j, [Seg::Gap]).collect::<Vec<_>>() {
+                if let Seg::One(x) = s {
+                    self.st.cells[x as usize] = None;
+                }
+            }
+            // The kept ends' neighbour links now name the gap.
+            for (k, away) in [(i, Ref::Next), (i + 2, Ref::Prev)] {
+                if let Some(&Seg::One(x)) = self.st.segs.get(k) {
+                    let c = self.cell_mut(x);
+                    for r in [&mut c.parent, &mut c.kid, &mut c.older] {
+                        if *r == away {
+                            *r = Ref::Unknown;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Order::Passes`], at a pass's start: whether an earlier pass started in this state (the
+    /// shape and every number but the step, all as functions of m). The machine is deterministic
+    /// and its step reads t only for the signals, which stay the output phase's: the passes from
+    /// there repeat those from the earlier one, each of them checked right.
+    fn repeated(&mut self) -> Result<bool, Fail> {
+        let key = (self.shape()?, self.quantities()[1..].to_vec());
+        if let Some(&first) = self.seen.get(&key) {
+            self.cycle = Some(Cycle { first: first + 1, period: self.passes - first });
+            return Ok(true);
+        }
+        self.seen.insert(key, self.passes);
+        Ok(false)
+    }
+
     /// The shape: everything but the numbers, with cells kept by id named by their order.
     fn shape(&self) -> Result<Vec<u64>, Fail> {
         let ids: Vec<u32> = self
@@ -1130,7 +1395,7 @@ impl<'c> Runner<'c> {
             .iter()
             .filter_map(|s| match s {
                 Seg::One(x) => Some(*x),
-                Seg::Run(_) => None,
+                Seg::Run(_) | Seg::Gap => None,
             })
             .collect();
         let index = |x: u32| ids.iter().position(|y| *y == x).map(|i| i as u64);
@@ -1174,6 +1439,7 @@ impl<'c> Runner<'c> {
                         push_cell(c, &mut out)?;
                     }
                 }
+                Seg::Gap => out.push(12),
             }
         }
         Ok(out)
@@ -1189,6 +1455,7 @@ impl<'c> Runner<'c> {
                     q.push(r.count);
                     q.extend(r.block.iter().filter_map(|c| c.data));
                 }
+                Seg::Gap => {}
             }
         }
         if let Head::Freed { data: Some(d), .. } = &self.st.head {
@@ -1219,6 +1486,7 @@ impl<'c> Runner<'c> {
                         }
                     }
                 }
+                Seg::Gap => {}
             }
         }
         if let Head::Freed { data: Some(d), .. } = &mut self.st.head {
@@ -1290,14 +1558,17 @@ impl<'c> Runner<'c> {
         let modes: String = self.modes[self.modes.len() - period as usize..].iter().collect();
         let (m, r) = (self.n.a, self.n.b);
         let from = a.q[0];
-        self.regimes.push(Regime {
-            phase: if phase == Phase::Output { "output" } else { "input" }.to_string(),
-            from_step: from.in_n(m, r),
-            period,
-            repeats: j.in_n(m, r),
-            modes,
-            start: from,
-        });
+        // The first pass's periods describe the rest ([`Order::Passes`]).
+        if self.passes == 0 {
+            self.regimes.push(Regime {
+                phase: if phase == Phase::Output { "output" } else { "input" }.to_string(),
+                from_step: from.in_n(m, r),
+                period,
+                repeats: j.in_n(m, r),
+                modes,
+                start: from,
+            });
+        }
         self.set_quantities(&q);
         Ok(true)
     }
@@ -1316,7 +1587,7 @@ fn alike(a: &Cell, b: &Cell) -> bool {
 /// The signals of step t of a list of n objects, `sign` deciding the comparisons of t with n.
 fn phase_of(t: Aff, n: Aff, mut sign: impl FnMut(Aff) -> i8) -> Phase {
     if sign(t) == 0 {
-        return Phase::First;
+        return if sign(n.plus(-1)) == 0 { Phase::Only } else { Phase::First };
     }
     match sign(t.sub(n.plus(-1))) {
         -1 => Phase::Inner,
@@ -1328,7 +1599,7 @@ fn phase_of(t: Aff, n: Aff, mut sign: impl FnMut(Aff) -> i8) -> Phase {
 fn seg_id(s: &Seg) -> u32 {
     match s {
         Seg::One(x) => *x,
-        Seg::Run(_) => u32::MAX,
+        Seg::Run(_) | Seg::Gap => u32::MAX,
     }
 }
 

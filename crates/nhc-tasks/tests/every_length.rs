@@ -49,12 +49,18 @@ const SHIPPED: [(&str, &str, Order); 4] = [
 /// records them, and whether the run was right: every output in order (copy) or reversed, then
 /// `M`, then the Input stops.
 fn machine(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> (Vec<Step>, bool) {
-    let sample = Sequence { items: (1..=n).collect::<Vec<u64>>(), passes: 1 };
+    machine_passes(config, policy, order, n, 1)
+}
+
+/// [`machine`] for `c` passes (repeatCopy: the Input stops after the c-th `M`).
+fn machine_passes(config: &Config, policy: &mut dyn Policy, order: Order, n: u64, c: u64) -> (Vec<Step>, bool) {
+    let sample = Sequence { items: (1..=n).collect::<Vec<u64>>(), passes: c as usize };
     let mut modules = SequenceModules::new(&sample, SignalSet::FirstInnerLast);
     let mut m = Machine::<u64>::new(config);
     let mut out = Vec::new();
     let mut right = true;
-    let run = m.run(&mut modules, policy, 2 * n + 2, |r: &StepRecord<'_, u64, MemoryDecision>| {
+    let total = n + c * (n + 1);
+    let run = m.run(&mut modules, policy, total + 1, |r: &StepRecord<'_, u64, MemoryDecision>| {
         let mode = match r.decision.read_modes[0] {
             ReadMode::Halt(_) => 'H',
             ReadMode::Forward(_) => 'F',
@@ -70,9 +76,9 @@ fn machine(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> (V
             word: r.control_reads.iter().map(|x| x.to_bits()).collect(),
         });
         if r.step >= n {
-            let k = r.step - n;
+            let k = (r.step - n) % (n + 1);
             let want = match order {
-                Order::Forward => k as i64,
+                Order::Forward | Order::Passes => k as i64,
                 Order::Backward => n as i64 - 1 - k as i64,
             };
             let ok = if k < n { r.op == OP_OUTPUT && object == Some(want) } else { r.op == OP_MARK };
@@ -83,7 +89,7 @@ fn machine(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> (V
         }
         ControlFlow::Continue(())
     });
-    (out, right && run.steps == 2 * n + 1)
+    (out, right && run.steps == total)
 }
 
 /// The first length of `from..=top` the machine gets wrong (in parallel).
@@ -229,5 +235,151 @@ fn perturbed_models_are_proved_only_where_they_are_right() {
         }
     }
     eprintln!("perturbed: {proved} of 24 proved");
+    assert!(proved > 0, "some perturbed model is proved");
+}
+
+/// The shipped repeatCopy models and the scripted solution.
+const PASSES: [&str; 2] = ["models/repeatCopy.json", "models/recipe/repeatCopy.json"];
+
+/// repeatCopy: the abstract machine, n a constant, steps as the machine does through every pass
+/// it runs (until its passes repeat), from one object on.
+#[test]
+fn the_abstract_machine_steps_as_the_machine_does_through_passes() {
+    let config = task("repeatCopy").algorithm().config.clone();
+    let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
+        vec![("scripted".into(), config.clone(), task("repeatCopy").scripted())];
+    for path in PASSES {
+        let p = params(path, "repeatCopy");
+        models.push((path.into(), p.config().clone(), policy(&p)));
+    }
+    for (name, config, mut pol) in models {
+        for n in (1..=40).chain([97, 150]) {
+            let (a, right) = steps(&config, pol.as_mut(), Order::Passes, n);
+            assert!(right, "{name} n = {n}");
+            // The passes it ran: its steps past the presentation, n + 1 a pass.
+            let passes = (a.len() as u64 - n) / (n + 1);
+            assert_eq!(a.len() as u64, n + passes * (n + 1), "{name} n = {n}");
+            let (real, real_right) = machine_passes(&config, pol.as_mut(), Order::Passes, n, passes);
+            assert_eq!(a, real, "{name} n = {n}");
+            assert!(real_right, "{name} n = {n}");
+        }
+    }
+}
+
+/// Each repeatCopy model is proved for every number of objects and copies, in under 10 s, and
+/// the machine, run on its own for each (n, c), is right on every n up to past the symbolic
+/// run's n0 and numbers of copies past the pass the proof's cycle starts at.
+#[test]
+fn the_shipped_repeat_copy_models_are_proved_and_right_past_their_cycle() {
+    let config = task("repeatCopy").algorithm().config.clone();
+    let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
+        vec![("scripted".into(), config.clone(), task("repeatCopy").scripted())];
+    for path in PASSES {
+        let p = params(path, "repeatCopy");
+        models.push((path.into(), p.config().clone(), policy(&p)));
+    }
+    for (name, config, mut pol) in models {
+        let t = std::time::Instant::now();
+        let proof = prove(&config, pol.as_mut(), Order::Passes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
+        let below = proof.below.as_ref().expect("every number of objects below n0 run");
+        assert_eq!(below.objects + 1, proof.n0, "{name}");
+        let cycle = proof.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period).max();
+        let last = cycle.unwrap_or(1).max(below.passes + 1) + 20;
+        let top = proof.n0 + proof.modulus + 20;
+        for n in 1..=top {
+            for c in (1..=6).chain([last / 2, last - 1, last]) {
+                assert!(machine_passes(&config, pol.as_mut(), Order::Passes, n, c).1, "{name}: {n} × {c}");
+            }
+        }
+    }
+}
+
+/// repeatCopy's scripted solution, except that the first object's word creeps up by 2⁻²³ in
+/// its entry 2 at each pass's first output step until `until`, and the pass ends (`M`) at its
+/// first output step once that entry is past `trip`: right for fewer copies than that, wrong
+/// beyond, whatever the number of objects.
+struct PassCreep {
+    trip: f32,
+    until: f32,
+}
+
+impl Policy for PassCreep {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        nhc_tasks::copy_family::repeat_copy::RepeatScript.control(obs, c_c, out);
+        let w = obs.read_prev;
+        let output = obs.input_controller[3] > 0.5;
+        // The pass's start: the first object, unmarked (the script marks it with this step's
+        // previous update); the creep rides on the same update.
+        if output && word_first(w) && !word_marked(w) {
+            if w[2] < self.until {
+                out.prev_write[2] += f32::EPSILON / 2.0;
+            }
+            if w[2] > self.trip {
+                plan_mark(c_c, true);
+                out.read_modes[0] = ReadMode::Halt(0);
+            }
+        }
+    }
+    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        nhc_tasks::copy_family::repeat_copy::RepeatScript.bus(c_ib, c_c, read_now)
+    }
+}
+
+#[test]
+fn a_word_that_creeps_pass_by_pass_is_not_proved() {
+    let config = task("repeatCopy").algorithm().config.clone();
+    let step = f32::EPSILON / 2.0;
+    // Right for up to 5 000 copies, wrong beyond; the word stops creeping at 8 000.
+    let mut model = PassCreep { trip: 5_000.0 * step, until: 8_000.0 * step };
+    for (n, c) in [(1, 1), (3, 10), (20, 4_000), (2, 4_990)] {
+        assert!(machine_passes(&config, &mut model, Order::Passes, n, c).1, "right at {n} × {c}");
+    }
+    assert!(!machine_passes(&config, &mut model, Order::Passes, 3, 6_000).1, "wrong at 3 × 6 000");
+    let e = prove(&config, &mut model, Order::Passes).expect_err("a model wrong past 5 000 copies is not proved");
+    assert!(e.reason.contains("wrong") && e.reason.contains("copy 500"), "{e}");
+    // Creeping past the proof's budget: a reason, never a proof.
+    let mut model = PassCreep { trip: 4_000_000.0 * step, until: 5_000_000.0 * step };
+    let e = prove(&config, &mut model, Order::Passes).expect_err("not proved");
+    assert!(!e.reason.contains("wrong"), "{e}");
+    assert!(e.reason.contains("no two passes began in the same state"), "{e}");
+    assert!(e.reason.contains("1 of the memory's 4 words changed in the last pass"), "{e}");
+}
+
+#[test]
+fn perturbed_repeat_copy_models_are_proved_only_where_they_are_right() {
+    let mut proved = 0;
+    for path in PASSES {
+        let p = params(path, "repeatCopy");
+        for seed in 0..8u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let scale = [0.01f32, 0.03, 0.1, 0.3][seed as usize % 4];
+            let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
+            let q = Params::new(p.config().clone(), theta).expect("same layout");
+            let mut pol = policy(&q);
+            match prove(q.config(), pol.as_mut(), Order::Passes) {
+                Ok(proof) => {
+                    proved += 1;
+                    let cycle = proof.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period);
+                    let last = cycle.max().unwrap_or(1).max(proof.below.as_ref().map_or(1, |b| b.passes + 1)) + 10;
+                    for n in 1..=proof.n0 + proof.modulus + 10 {
+                        for c in [1, 2, 3, last / 2, last] {
+                            let right = machine_passes(q.config(), pol.as_mut(), Order::Passes, n, c).1;
+                            assert!(right, "{path} seed {seed}: {n} × {c}: {proof:?}");
+                        }
+                    }
+                }
+                // A model found wrong is wrong at that number of objects (with 5 000 copies).
+                Err(e) => {
+                    if let Some(n) = e.wrong_at {
+                        let right = machine_passes(q.config(), pol.as_mut(), Order::Passes, n, 5_000).1;
+                        assert!(!right, "{path} seed {seed}: {e}");
+                    }
+                    eprintln!("{path} seed {seed}: {e}");
+                }
+            }
+        }
+    }
+    eprintln!("perturbed repeatCopy: {proved} of 16 proved");
     assert!(proved > 0, "some perturbed model is proved");
 }

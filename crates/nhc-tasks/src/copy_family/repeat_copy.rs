@@ -59,9 +59,9 @@ impl<O: Objects> Task for RepeatCopy<O> {
         }
         Ok(Sequence { items, passes: copies as usize })
     }
-    /// One input per (objects, copies) up to N × N: the Input's signals depend on those alone.
+    /// Every number of copies at once: the output phase's signals are the same in every pass.
     fn every_length_order(&self) -> Result<crate::every_length::Order, String> {
-        Err("the every-length proof covers copy and reverse: repeatCopy's inputs have two parameters, objects and copies, and the proof follows one".to_string())
+        Ok(crate::every_length::Order::Passes)
     }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         use crate::verify::{Part, Shaped, capped, grid_cell};
