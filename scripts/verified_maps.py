@@ -47,10 +47,13 @@ def line_of(part):
 
 
 def every_length_of(v):
-    """The every-length proof (`nhc verify --every-length`, copy and reverse), in words."""
+    """The every-length proof (`nhc verify --every-length`, copy, reverse, repeatCopy), in words."""
     e = v.get("every_length")
     if not e:
         return ""
+    if e["outcome"] == "proved" and "passes" in e:
+        return (f"; every number of objects and copies, proved (symbolic run from {e['n0']} objects, each fewer by a "
+                f"run of its own; every pass repeats an earlier one within {e['passes']} copies)")
     if e["outcome"] == "proved":
         return f"; every length, proved (symbolic run from {e['n0']} objects, the shorter listed)"
     return f"; every length, {e['outcome']}: {e.get('reason', '')}"
@@ -58,7 +61,6 @@ def every_length_of(v):
 
 # What `nhc verify --every-length` says of the copy family's tasks it does not cover.
 NOT_COVERED = {
-    "repeatCopy": "not covered: two parameters, objects and copies (docs/VERIFICATION.md, \"Every length\")",
     "duplicated": "not covered: its classes are run-length sequences, not lengths",
 }
 
@@ -70,15 +72,19 @@ def every_length_table(lines):
     for l in lines:
         e = l["verify"].get("every_length")
         if e:
-            r = rows.setdefault(l["summary"]["task"], {"proved": 0, "wrong": 0, "not proved": 0, "n0": []})
+            r = rows.setdefault(l["summary"]["task"], {"proved": 0, "wrong": 0, "not proved": 0, "n0": [], "passes": []})
             r[e["outcome"]] += 1
             if e["outcome"] == "proved":
                 r["n0"].append(e["n0"])
+                if "passes" in e:
+                    r["passes"].append(e["passes"])
     if not rows:
         return []
     out = [
-        "Every length: `nhc verify --every-length` on copy and reverse runs (docs/VERIFICATION.md, \"Every length\"); "
-        "n₀: the proof's symbolic run covers every length from n₀ on, the listing the shorter ones.",
+        "Every length: `nhc verify --every-length` on copy, reverse and repeatCopy runs (docs/VERIFICATION.md, "
+        "\"Every length\"); n₀: the proof's symbolic run covers every length from n₀ on, the listing the shorter ones "
+        "(repeatCopy: every number of copies, and each number of objects below n₀ by a run of its own; copies: the "
+        "most passes a run of the proof took before they repeated).",
         "",
         "| task | proved | wrong | not proved | n₀ of the proved, median (max) |",
         "|---|---:|---:|---:|---:|",
@@ -86,6 +92,9 @@ def every_length_table(lines):
     for task, r in rows.items():
         n0 = sorted(r["n0"])
         med = f"{n0[len(n0) // 2]} ({n0[-1]})" if n0 else "–"
+        passes = sorted(r["passes"])
+        if passes:
+            med += f"; copies {passes[len(passes) // 2]} ({passes[-1]})"
         out.append(f"| {task} | {r['proved']} | {r['wrong']} | {r['not proved']} | {med} |")
     tasks = {l["summary"]["task"] for l in lines}
     for task, why in NOT_COVERED.items():

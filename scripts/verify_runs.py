@@ -81,11 +81,13 @@ def summary(report):
     e = report.get("every_length")
     if e:
         proof = e.get("proof") or {}
-        record["every_length"] = {
-            k: v
-            for k, v in {"outcome": e["outcome"], "n0": proof.get("n0"), "modulus": proof.get("modulus"), "reason": e.get("reason")}.items()
-            if v is not None
-        }
+        # repeatCopy: the most copies a run took before its passes repeated (symbolic or below n0).
+        cycles = [c["passes"]["first"] + c["passes"]["period"] - 1 for c in proof.get("classes", []) if c.get("passes")]
+        if proof.get("below"):
+            cycles.append(proof["below"]["passes"])
+        fields = {"outcome": e["outcome"], "n0": proof.get("n0"), "modulus": proof.get("modulus"),
+                  "passes": max(cycles) if cycles else None, "reason": e.get("reason")}
+        record["every_length"] = {k: v for k, v in fields.items() if v is not None}
     return record
 
 
@@ -98,7 +100,7 @@ def run_dir(line, runs):
 
 
 # --every-length: the tasks the every-length proof covers (docs/VERIFICATION.md, "Every length").
-EVERY_LENGTH = {"copy", "reverse"}
+EVERY_LENGTH = {"copy", "reverse", "repeatCopy"}
 
 
 def verify(nhc, line, runs, screen=False, every_length=False, skip_changed=False):
@@ -137,7 +139,7 @@ def main():
     ap.add_argument("--partial", action="store_true", help="skip the runs whose directory is not there yet")
     ap.add_argument("--screen", action="store_true", help="bounds within lengths up to 30 (a recipe's screen)")
     ap.add_argument("--tasks", help="verify only these tasks' lines (comma-separated)")
-    ap.add_argument("--every-length", action="store_true", help="add the every-length proof (copy, reverse)")
+    ap.add_argument("--every-length", action="store_true", help="add the every-length proof (copy, reverse, repeatCopy)")
     ap.add_argument(
         "--skip-changed", action="store_true",
         help="leave the lines whose run directory holds another run (a later build retrained it differently) as they are",

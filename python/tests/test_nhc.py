@@ -175,8 +175,12 @@ def test_verify_every_length_matches_the_command_line(nhc_bin):
     proof = report["every_length"]["proof"]
     assert report["every_length"]["outcome"] == "proved" and proof["n0"] > 0
     assert report["parts"][0]["bound"] >= proof["n0"] + proof["modulus"]
-    other = model("repeatCopy").verify(up_to=3, beyond=0, every_length=True)["every_length"]
-    assert other["outcome"] == "not proved" and "copy and reverse" in other["reason"]
+    passes = model("repeatCopy").verify(up_to=3, beyond=0, every_length=True)["every_length"]
+    assert passes["outcome"] == "proved", passes
+    assert passes["proof"]["below"]["objects"] == passes["proof"]["n0"] - 1
+    assert all(c["passes"]["first"] >= 1 for c in passes["proof"]["classes"])
+    other = model("duplicated").verify(up_to=3, beyond=0, every_length=True)["every_length"]
+    assert other["outcome"] == "not proved" and "copy, reverse and repeatCopy" in other["reason"]
     assert "every_length" not in model("copy").verify(up_to=3, beyond=0)
 
 

@@ -99,7 +99,8 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     }
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
-        if let Some((n, blocks)) = e.proof.as_ref().and_then(|p| p.blocks()) {
+        // repeatCopy's blocks are at n objects, which `--level` does not draw.
+        if let Some((n, blocks)) = e.proof.as_ref().filter(|p| p.below.is_none()).and_then(|p| p.blocks()) {
             for nhc_tasks::every_length::Block { phase, from, to } in blocks {
                 let _ = writeln!(
                     out,
@@ -120,6 +121,22 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
 /// The every-length proof in one line: proved (from which length, by which periods), or why not.
 fn every_length_line(e: &EveryLength) -> String {
     match (&e.proof, &e.reason) {
+        (Some(p), _) if let Some(b) = &p.below => {
+            let below = match b.objects {
+                0 => String::new(),
+                1 => format!(", 1 object by a run of its own (its passes repeat within {} copies)", b.passes),
+                k => format!(
+                    ", 1–{k} objects each by a run of its own (their passes repeat within {} copies)",
+                    b.passes
+                ),
+            };
+            format!(
+                "every number of objects and copies, proved: at least {} objects by a symbolic run ({}){below} ({:.2} s)",
+                p.n0,
+                p.summary(),
+                e.seconds
+            )
+        }
         (Some(p), _) => format!(
             "every length, proved: every list of at least {} objects by a symbolic run ({}), the shorter ones listed above ({:.2} s)",
             p.n0,

@@ -73,8 +73,8 @@ fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::er
 /// `--every-length`: copy's and reverse's committed models are proved right at every length
 /// (the listing reaches the proof's n0 even under a smaller bound); repeatCopy says why not.
 #[test]
-fn every_length_proves_copy_and_reverse_and_says_why_not_elsewhere() -> Result<(), Box<dyn std::error::Error>>
-{
+fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
+-> Result<(), Box<dyn std::error::Error>> {
     for task in ["copy", "reverse"] {
         let out = nhc(&["verify", "--task", task, "--model", &model(task), "--every-length", "--up-to", "5"]);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -130,6 +130,7 @@ fn every_length_proves_copy_and_reverse_and_says_why_not_elsewhere() -> Result<(
         &["trace", "--task", "copy", "--model", &model("copy"), "--level", "3", "--steps", "90"],
         "the run has 7 steps",
     );
+    // repeatCopy: every number of objects and copies, whatever the listing's bound.
     let out = nhc(&[
         "verify",
         "--task",
@@ -143,7 +144,25 @@ fn every_length_proves_copy_and_reverse_and_says_why_not_elsewhere() -> Result<(
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("every length, not proved: the every-length proof covers copy and reverse"),
+        text.contains("every number of objects and copies, proved: at least 15 objects by a symbolic run")
+            && text.contains("from copy 181 on, each pass starts as the one before")
+            && text.contains("1–14 objects each by a run of its own"),
+        "{text}"
+    );
+    let out = nhc(&[
+        "verify",
+        "--task",
+        "duplicated",
+        "--model",
+        &model("duplicated"),
+        "--every-length",
+        "--up-to",
+        "5,5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("every length, not proved: the every-length proof covers copy, reverse and repeatCopy"),
         "{text}"
     );
     Ok(())

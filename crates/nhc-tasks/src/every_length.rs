@@ -384,7 +384,16 @@ impl Proof {
         } else {
             String::new()
         };
-        format!("{classes}{}", blocks.join("; "))
+        let passes = match c.passes {
+            Some(Cycle { first, period: 1 }) => {
+                format!("; from copy {first} on, each pass starts as the one before")
+            }
+            Some(Cycle { first, period }) => {
+                format!("; from copy {first} on, each pass starts as the one {period} before")
+            }
+            None => String::new(),
+        };
+        format!("{classes}{}{passes}", blocks.join("; "))
     }
 }
 
@@ -721,11 +730,8 @@ impl<'c> Runner<'c> {
             .filter(|(x, y)| x != y)
             .map(|(x, y)| (i64::from(*x as i32) - i64::from(*y as i32)).abs())
             .collect();
-        let changed = a
-            .chunks(self.config.word)
-            .zip(b.chunks(self.config.word))
-            .filter(|(x, y)| x != y)
-            .count();
+        let changed =
+            a.chunks(self.config.word).zip(b.chunks(self.config.word)).filter(|(x, y)| x != y).count();
         let ulps = apart.iter().max().copied().unwrap_or(0);
         format!(
             "{at}: {changed} of the memory's {} words changed in the last pass, by at most {ulps} unit{} in the last place: words that drift pass by pass and reach no fixed point within the proof's budget",

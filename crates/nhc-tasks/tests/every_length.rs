@@ -1,5 +1,6 @@
 //! The every-length proof (`every_length::prove`): its abstract machine steps as the machine
-//! does, the shipped copy and reverse models are proved and right at every length listed, and
+//! does, the shipped copy, reverse and repeatCopy models are proved and right at every length
+//! (and number of copies) listed, and
 //! models built to go wrong past a large length, or perturbed at random, are never proved where
 //! they are wrong.
 
@@ -53,7 +54,13 @@ fn machine(config: &Config, policy: &mut dyn Policy, order: Order, n: u64) -> (V
 }
 
 /// [`machine`] for `c` passes (repeatCopy: the Input stops after the c-th `M`).
-fn machine_passes(config: &Config, policy: &mut dyn Policy, order: Order, n: u64, c: u64) -> (Vec<Step>, bool) {
+fn machine_passes(
+    config: &Config,
+    policy: &mut dyn Policy,
+    order: Order,
+    n: u64,
+    c: u64,
+) -> (Vec<Step>, bool) {
     let sample = Sequence { items: (1..=n).collect::<Vec<u64>>(), passes: c as usize };
     let mut modules = SequenceModules::new(&sample, SignalSet::FirstInnerLast);
     let mut m = Machine::<u64>::new(config);
@@ -336,7 +343,8 @@ fn a_word_that_creeps_pass_by_pass_is_not_proved() {
         assert!(machine_passes(&config, &mut model, Order::Passes, n, c).1, "right at {n} × {c}");
     }
     assert!(!machine_passes(&config, &mut model, Order::Passes, 3, 6_000).1, "wrong at 3 × 6 000");
-    let e = prove(&config, &mut model, Order::Passes).expect_err("a model wrong past 5 000 copies is not proved");
+    let e =
+        prove(&config, &mut model, Order::Passes).expect_err("a model wrong past 5 000 copies is not proved");
     assert!(e.reason.contains("wrong") && e.reason.contains("copy 500"), "{e}");
     // Creeping past the proof's budget: a reason, never a proof.
     let mut model = PassCreep { trip: 4_000_000.0 * step, until: 5_000_000.0 * step };
@@ -361,7 +369,8 @@ fn perturbed_repeat_copy_models_are_proved_only_where_they_are_right() {
                 Ok(proof) => {
                     proved += 1;
                     let cycle = proof.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period);
-                    let last = cycle.max().unwrap_or(1).max(proof.below.as_ref().map_or(1, |b| b.passes + 1)) + 10;
+                    let last =
+                        cycle.max().unwrap_or(1).max(proof.below.as_ref().map_or(1, |b| b.passes + 1)) + 10;
                     for n in 1..=proof.n0 + proof.modulus + 10 {
                         for c in [1, 2, 3, last / 2, last] {
                             let right = machine_passes(q.config(), pol.as_mut(), Order::Passes, n, c).1;

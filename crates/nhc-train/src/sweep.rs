@@ -102,7 +102,7 @@ pub struct RunVerification {
     /// beyond` when only a sample beyond a bound is wrong.
     pub outcome: String,
     pub parts: Vec<VerifiedPart>,
-    /// `nhc verify --every-length` (copy and reverse); absent where it was not asked.
+    /// `nhc verify --every-length` (copy, reverse, repeatCopy); absent where it was not asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub every_length: Option<EveryLengthRecord>,
 }
@@ -117,6 +117,9 @@ pub struct EveryLengthRecord {
     pub n0: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modulus: Option<u64>,
+    /// repeatCopy: the most copies a run of the proof took before its passes repeated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }

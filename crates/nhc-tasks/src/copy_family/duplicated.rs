@@ -68,7 +68,7 @@ impl<O: Objects> Task for Duplicated<O> {
     /// presented r times for n, r up to N. The Input's signals depend on the run lengths alone;
     /// each run holds a word of its own.
     fn every_length_order(&self) -> Result<crate::every_length::Order, String> {
-        Err("the every-length proof covers copy and reverse: duplicated's classes are run-length sequences, not lengths".to_string())
+        Err("the every-length proof covers copy, reverse and repeatCopy: duplicated's classes are run-length sequences, not lengths".to_string())
     }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         use crate::verify::{Part, Shaped, capped, composition, grid_cell};
