@@ -98,19 +98,33 @@ class Regime(TypedDict):
     repeats: str
     modes: str
 
+# repeatCopy: pass `first + period` starts in the state of pass `first` (from 1).
+class Cycle(TypedDict):
+    first: int
+    period: int
+
 class EveryLengthClass(TypedDict):
     residue: int
     from_m: int
     steps: int
     regimes: list[Regime]
+    passes: NotRequired[Cycle]
+
+# repeatCopy: the numbers of objects 1..=objects, each run on its own until its passes repeat.
+class Below(TypedDict):
+    objects: int
+    steps: int
+    passes: int
 
 class EveryLengthProof(TypedDict):
     modulus: int
     n0: int
     classes: list[EveryLengthClass]
+    below: NotRequired[Below]
 
 # `verify(every_length=True)`: proved (lengths from proof["n0"] by the symbolic run, the others
-# listed), wrong, or not proved with the reason.
+# listed; repeatCopy: every number of copies, and the numbers of objects below n0 each by a run of
+# its own), wrong, or not proved with the reason.
 class EveryLength(TypedDict):
     outcome: Literal["proved", "wrong", "not proved"]
     reason: str | None
@@ -278,7 +292,8 @@ class Model:
     ) -> VerifyReport:
         """Every control-distinct input up to a bound, then samples beyond it up to size `beyond`
         (0: none), as `nhc verify`; default bounds run in under a minute. every_length: also the
-        proof for every length (`nhc verify --every-length`). confirm: start work estimated past
+        proof for every length (`nhc verify --every-length`; repeatCopy: every number of objects and
+        copies). confirm: start work estimated past
         an hour (`nhc --yes`)."""
 
 def verify(

@@ -963,7 +963,12 @@ impl<'c> Runner<'c> {
         // Read (4c): move along the mode's link; a missing link stays.
         let Head::On(h) = self.st.head else { unreachable!("the head is on a cell after the write") };
         let mode = dec.read_modes[0];
-        let at = self.st.t.in_n(self.n.a, self.n.b);
+        let at = match self.order {
+            Order::Passes if phase == Phase::Output => {
+                format!("{}, copy {}", self.st.t.in_n(self.n.a, self.n.b), self.passes + 1)
+            }
+            _ => self.st.t.in_n(self.n.a, self.n.b),
+        };
         let untracked = |what: &str| {
             Fail::Reason(format!(
                 "the model follows the {what} of a cell whose {what} the proof does not track (mode {} at step {at})",
@@ -1140,16 +1145,25 @@ impl<'c> Runner<'c> {
             let near = (1..=MAX_BLOCK)
                 .flat_map(|j| [k.checked_sub(j).and_then(|i| edge(i, false)), edge(k + j, true)])
                 .flatten();
-            if near.into_iter().any(|n| alike(c, n)) {
-                drop.push(*id);
+            let alike_near: Vec<&Cell> = near.filter(|n| alike(c, n)).collect();
+            if alike_near.is_empty() {
+                continue;
             }
+            // repeatCopy's proof drops only a link that sets the cell apart: one an alike
+            // neighbour shares stays (every object's ancestry parent the first object, so a pass
+            // may go back to it from any of them). Copy's and reverse's proofs drop both, the
+            // rule their recorded proofs were made with.
+            let apart = |link: fn(&Cell) -> Ref| {
+                far(link(c)) && (self.order != Order::Passes || alike_near.iter().any(|n| link(n) != link(c)))
+            };
+            drop.push((*id, apart(|c| c.parent), apart(|c| c.kid)));
         }
-        for id in drop {
+        for (id, parent, kid) in drop {
             let c = self.cell_mut(id);
-            if far(c.parent) {
+            if parent {
                 c.parent = Ref::Unknown;
             }
-            if far(c.kid) {
+            if kid {
                 c.kid = Ref::Unknown;
             }
         }
@@ -1353,14 +1367,23 @@ impl<'c> Runner<'c> {
             while j + 1 < hidden.len() && hidden[j + 1] {
                 j += 1;
             }
-            // Kept: i; hidden: i + 1 ..= j, unless that is one gap already.
-            if j > i && !(j == i + 1 && matches!(self.st.segs[j], Seg::Gap)) {
+            // Kept: i (a run: its first cell); hidden: the rest, unless that is one gap already.
+            let first_run = matches!(self.st.segs[i], Seg::Run(_));
+            if (j > i || first_run) && !(j == i + 1 && !first_run && matches!(self.st.segs[j], Seg::Gap)) {
                 stretches.push((i, j));
             }
             i = j + 1;
         }
         for (i, j) in stretches.into_iter().rev() {
-            for s in self.st.segs.splice(i + 1..=j, [Seg::Gap]).collect::<Vec<_>>() {
+            // A run kept first would grow with every pass: only its first cell is kept.
+            let mut tail = Vec::new();
+            if let Seg::Run(r) = self.st.segs[i].clone() {
+                let first = self.add_cell(r.cell(0, Aff::of(0)));
+                tail.push(Seg::One(first));
+            }
+            tail.push(Seg::Gap);
+            let hidden_from = if tail.len() == 2 { i } else { i + 1 };
+            for s in self.st.segs.splice(hidden_from..=j, tail).collect::<Vec<_>>() {
                 if let Seg::One(x) = s {
                     self.st.cells[x as usize] = None;
                 }
