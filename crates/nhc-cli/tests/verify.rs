@@ -145,7 +145,7 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("every number of objects and copies, proved: at least 15 objects by a symbolic run")
-            && text.contains("from copy 181 on, each pass starts as the one before")
+            && text.contains("from copy 182 on, each pass starts as the one before")
             && text.contains("1–14 objects each by a run of its own"),
         "{text}"
     );

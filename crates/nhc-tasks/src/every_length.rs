@@ -385,11 +385,12 @@ impl Proof {
             String::new()
         };
         let passes = match c.passes {
+            // Copy first + period starts as copy first, and so on.
             Some(Cycle { first, period: 1 }) => {
-                format!("; from copy {first} on, each pass starts as the one before")
+                format!("; from copy {} on, each pass starts as the one before", first + 1)
             }
             Some(Cycle { first, period }) => {
-                format!("; from copy {first} on, each pass starts as the one {period} before")
+                format!("; from copy {} on, each pass starts as the one {period} before", first + period)
             }
             None => String::new(),
         };
