@@ -934,25 +934,24 @@ impl<T: Task> AnyTask for Entry<T> {
     ) -> Result<verify::Report, TaskError> {
         use crate::every_length::{Unproved, prove};
         let start = std::time::Instant::now();
-        let proof =
-            self.0.every_length_order().map_err(|reason| Unproved { reason, wrong_at: None }).and_then(
-                |order| {
-                    let config = model.config(self.0.algorithm());
-                    match model.policy(self) {
-                        Agent::Nhc(mut p) => prove(&config, p.as_mut(), order),
-                        _ => Err(Unproved {
-                            reason: "the every-length proof covers the NHC's memory, not the DNC's".into(),
-                            wrong_at: None,
-                        }),
-                    }
-                },
-            );
+        let order = self.0.every_length_order();
+        let passes = order == Ok(crate::every_length::Order::Passes);
+        let proof = order.map_err(|reason| Unproved { reason, wrong_at: None }).and_then(|order| {
+            let config = model.config(self.0.algorithm());
+            match model.policy(self) {
+                Agent::Nhc(mut p) => prove(&config, p.as_mut(), order),
+                _ => Err(Unproved {
+                    reason: "the every-length proof covers the NHC's memory, not the DNC's".into(),
+                    wrong_at: None,
+                }),
+            }
+        });
         let seconds = start.elapsed().as_secs_f64();
         // repeatCopy's proof runs each number of objects below n0 itself: nothing to list.
         let reach = match &proof {
             Ok(p) if p.below.is_some() => None,
             Ok(p) => Some(p.n0 + p.modulus),
-            Err(_) if self.0.every_length_order() == Ok(crate::every_length::Order::Passes) => None,
+            Err(_) if passes => None,
             Err(u) => u.wrong_at,
         };
         // Each part's bound (the given one, else its default), raised to reach.

@@ -361,6 +361,13 @@ impl Proof {
         Some((n, blocks))
     }
 
+    /// [`Order::Passes`]: the most passes a run of the proof took before its state came back
+    /// (over the symbolic classes and the runs below n0); `None` for one pass.
+    pub fn passes(&self) -> Option<u64> {
+        let classes = self.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period - 1);
+        classes.chain(self.below.as_ref().map(|b| b.passes)).max()
+    }
+
     /// The proof in words: its period(s) per phase.
     pub fn summary(&self) -> String {
         let Some(c) = self.classes.first() else { return String::new() };
@@ -1377,13 +1384,10 @@ impl<'c> Runner<'c> {
         }
         for (i, j) in stretches.into_iter().rev() {
             // A run kept first would grow with every pass: only its first cell is kept.
-            let mut tail = Vec::new();
-            if let Seg::Run(r) = self.st.segs[i].clone() {
-                let first = self.add_cell(r.cell(0, Aff::of(0)));
-                tail.push(Seg::One(first));
-            }
-            tail.push(Seg::Gap);
-            let hidden_from = if tail.len() == 2 { i } else { i + 1 };
+            let (hidden_from, tail) = match self.st.segs[i].clone() {
+                Seg::Run(r) => (i, vec![Seg::One(self.add_cell(r.cell(0, Aff::of(0)))), Seg::Gap]),
+                _ => (i + 1, vec![Seg::Gap]),
+            };
             for s in self.st.segs.splice(hidden_from..=j, tail).collect::<Vec<_>>() {
                 if let Seg::One(x) = s {
                     self.st.cells[x as usize] = None;

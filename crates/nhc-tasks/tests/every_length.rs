@@ -266,21 +266,26 @@ fn perturbed_models_are_proved_only_where_they_are_right() {
     assert!(proved > 0, "some perturbed model is proved");
 }
 
-/// The shipped repeatCopy models and the scripted solution.
+/// The shipped repeatCopy models.
 const PASSES: [&str; 2] = ["models/repeatCopy.json", "models/recipe/repeatCopy.json"];
+
+/// The scripted solution and the shipped repeatCopy models: name, config, policy.
+fn repeat_copy_models() -> Vec<(String, Config, Box<dyn Policy + Send>)> {
+    let config = task("repeatCopy").algorithm().config.clone();
+    let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
+        vec![("scripted".into(), config, task("repeatCopy").scripted())];
+    for path in PASSES {
+        let p = params(path, "repeatCopy");
+        models.push((path.into(), p.config().clone(), policy(&p)));
+    }
+    models
+}
 
 /// repeatCopy: the abstract machine, n a constant, steps as the machine does through every pass
 /// it runs (until its passes repeat), from one object on.
 #[test]
 fn the_abstract_machine_steps_as_the_machine_does_through_passes() {
-    let config = task("repeatCopy").algorithm().config.clone();
-    let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
-        vec![("scripted".into(), config.clone(), task("repeatCopy").scripted())];
-    for path in PASSES {
-        let p = params(path, "repeatCopy");
-        models.push((path.into(), p.config().clone(), policy(&p)));
-    }
-    for (name, config, mut pol) in models {
+    for (name, config, mut pol) in repeat_copy_models() {
         for n in (1..=40).chain([97, 150]) {
             let (a, right) = steps(&config, pol.as_mut(), Order::Passes, n);
             assert!(right, "{name} n = {n}");
@@ -299,21 +304,13 @@ fn the_abstract_machine_steps_as_the_machine_does_through_passes() {
 /// run's n0 and numbers of copies past the pass the proof's cycle starts at.
 #[test]
 fn the_shipped_repeat_copy_models_are_proved_and_right_past_their_cycle() {
-    let config = task("repeatCopy").algorithm().config.clone();
-    let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
-        vec![("scripted".into(), config.clone(), task("repeatCopy").scripted())];
-    for path in PASSES {
-        let p = params(path, "repeatCopy");
-        models.push((path.into(), p.config().clone(), policy(&p)));
-    }
-    for (name, config, mut pol) in models {
+    for (name, config, mut pol) in repeat_copy_models() {
         let t = std::time::Instant::now();
         let proof = prove(&config, pol.as_mut(), Order::Passes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
         let below = proof.below.as_ref().expect("every number of objects below n0 run");
         assert_eq!(below.objects + 1, proof.n0, "{name}");
-        let cycle = proof.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period).max();
-        let last = cycle.unwrap_or(1).max(below.passes + 1) + 20;
+        let last = proof.passes().unwrap_or(1) + 21;
         let top = proof.n0 + proof.modulus + 20;
         for n in 1..=top {
             for c in (1..=6).chain([last / 2, last - 1, last]) {
@@ -389,9 +386,7 @@ fn perturbed_repeat_copy_models_are_proved_only_where_they_are_right() {
             match prove(q.config(), pol.as_mut(), Order::Passes) {
                 Ok(proof) => {
                     proved += 1;
-                    let cycle = proof.classes.iter().filter_map(|c| c.passes).map(|c| c.first + c.period);
-                    let last =
-                        cycle.max().unwrap_or(1).max(proof.below.as_ref().map_or(1, |b| b.passes + 1)) + 10;
+                    let last = proof.passes().unwrap_or(1) + 11;
                     for n in 1..=proof.n0 + proof.modulus + 10 {
                         for c in [1, 2, 3, last / 2, last] {
                             let right = machine_passes(q.config(), pol.as_mut(), Order::Passes, n, c).1;
