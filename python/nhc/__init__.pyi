@@ -130,6 +130,9 @@ class EveryLength(TypedDict):
     reason: str | None
     proof: EveryLengthProof | None
     seconds: float
+    # repeatCopy: an input ({"items", "copies"}) whose run shows two periods of the passes that
+    # repeat (`nhc verify --every-length` prints its `nhc trace` command).
+    passes_input: NotRequired[Any]
 
 class VerifyReport(TypedDict):
     task: str

@@ -99,7 +99,22 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     }
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
-        // repeatCopy's blocks are at n objects, which `--level` does not draw.
+        // repeatCopy's blocks are at n objects and c copies, which `--level` does not draw.
+        if let (Some(b), Some(input)) = (e.proof.as_ref().and_then(|p| p.pass_block()), &e.passes_input) {
+            let _ = writeln!(
+                out,
+                "    passes {}–{} (two periods) at {} objects: nhc trace --task {} --domain {} --model {} --input {} --steps {}-{} --words",
+                b.first,
+                b.copies,
+                b.objects,
+                r.task,
+                r.domain,
+                shell_word(&args.model),
+                shell_word(&input.to_string()),
+                b.from,
+                b.to
+            );
+        }
         if let Some((n, blocks)) = e.proof.as_ref().filter(|p| p.below.is_none()).and_then(|p| p.blocks()) {
             for nhc_tasks::every_length::Block { phase, from, to } in blocks {
                 let _ = writeln!(

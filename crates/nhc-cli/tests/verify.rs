@@ -71,7 +71,8 @@ fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::er
 }
 
 /// `--every-length`: copy's and reverse's committed models are proved right at every length
-/// (the listing reaches the proof's n0 even under a smaller bound); repeatCopy says why not.
+/// (the listing reaches the proof's n0 even under a smaller bound), repeatCopy's for every number
+/// of objects and copies; duplicated says why not.
 #[test]
 fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
 -> Result<(), Box<dyn std::error::Error>> {
@@ -101,18 +102,8 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         assert!(r["parts"][0]["bound"].as_u64() >= Some(n0 + modulus), "{r}");
         assert_eq!(r["every_length"]["outcome"], "proved");
         // The repeating block's trace: two periods, as many rows as steps.
-        let block =
-            text.lines().find_map(|l| l.split_once(": nhc ")).map(|(_, c)| c).ok_or("a block line")?;
-        let words: Vec<&str> = block.split_whitespace().collect();
-        let traced = nhc(&words);
-        assert!(traced.status.success(), "{}", String::from_utf8_lossy(&traced.stderr));
-        let steps = words.iter().skip_while(|w| **w != "--steps").nth(1).ok_or("--steps")?;
-        let (a, b) = steps.split_once('-').ok_or("A-B")?;
-        let rows = String::from_utf8_lossy(&traced.stdout)
-            .lines()
-            .filter(|l| l.split_whitespace().next().is_some_and(|s| s.parse::<u64>().is_ok()))
-            .count();
-        assert_eq!(rows as u64, b.parse::<u64>()? - a.parse::<u64>()? + 1, "{block}");
+        let rows = block_trace(&text)?;
+        assert!(rows.len() >= 2 && rows.len() % 2 == 0, "{rows:?}");
     }
     // A domain whose words cap the listing below n0 proves nothing.
     let out =
@@ -149,6 +140,17 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
             && text.contains("1–14 objects each by a run of its own"),
         "{text}"
     );
+    // The printed trace of two periods of passes: the second does what the first did, read for
+    // read and word for word (only the locations differ).
+    let rows = block_trace(&text)?;
+    assert_eq!(rows.len(), 2 * 16, "{rows:?}");
+    let what = |row: &str| {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        [&fields[3..4], &fields[5..]].concat().join(" ")
+    };
+    let (one, two) = rows.split_at(16);
+    assert_eq!(one.iter().map(|r| what(r)).collect::<Vec<_>>(), two.iter().map(|r| what(r)).collect::<Vec<_>>());
+    assert!(one.last().is_some_and(|r| r.contains(" M ")), "{one:?}");
     let out = nhc(&[
         "verify",
         "--task",
@@ -166,6 +168,25 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         "{text}"
     );
     Ok(())
+}
+
+/// Runs the `nhc trace` command of the first block line of a `--every-length` report; its step
+/// rows, as many as the steps it names.
+fn block_trace(text: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let block = text.lines().find_map(|l| l.split_once(": nhc ")).map(|(_, c)| c).ok_or("a block line")?;
+    // The words of the command; an `--input` JSON without spaces is quoted whole.
+    let words: Vec<&str> = block.split_whitespace().map(|w| w.trim_matches('\'')).collect();
+    let traced = nhc(&words);
+    assert!(traced.status.success(), "{}", String::from_utf8_lossy(&traced.stderr));
+    let steps = words.iter().skip_while(|w| **w != "--steps").nth(1).ok_or("--steps")?;
+    let (a, b) = steps.split_once('-').ok_or("A-B")?;
+    let rows: Vec<String> = String::from_utf8_lossy(&traced.stdout)
+        .lines()
+        .filter(|l| l.split_whitespace().next().is_some_and(|s| s.parse::<u64>().is_ok()))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(rows.len() as u64, b.parse::<u64>()? - a.parse::<u64>()? + 1, "{block}");
+    Ok(rows)
 }
 
 /// copy's committed model is right on every sample from just above a bound of 100 objects to

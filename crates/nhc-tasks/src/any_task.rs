@@ -980,8 +980,10 @@ impl<T: Task> AnyTask for Entry<T> {
             Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), None),
             Err(u) => ("not proved", Some(u.reason), None),
         };
+        let block = proof.as_ref().and_then(|p| p.pass_block());
+        let passes_input = block.and_then(|b| self.0.passes_input(b.objects, b.copies));
         report.every_length =
-            Some(verify::EveryLength { outcome: outcome.to_string(), reason, proof, seconds });
+            Some(verify::EveryLength { outcome: outcome.to_string(), reason, proof, seconds, passes_input });
         Ok(report)
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {

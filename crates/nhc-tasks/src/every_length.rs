@@ -318,6 +318,17 @@ pub struct Block {
     pub to: u64,
 }
 
+/// [`Order::Passes`]: passes `first ..= copies` (two periods) of a run of `objects` objects and
+/// `copies` copies, its steps `from..=to`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassBlock {
+    pub objects: u64,
+    pub copies: u64,
+    pub first: u64,
+    pub from: u64,
+    pub to: u64,
+}
+
 /// A proof that every list of at least `n0` objects is right; below `n0`, lengths are listed,
 /// or ([`Order::Passes`]: every number of copies) each proved by a run of its own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -347,8 +358,7 @@ impl Proof {
     /// The smallest length the symbolic run covers in residue 0, and there, per regime of that
     /// residue, its phase and the steps of its first two periods.
     pub fn blocks(&self) -> Option<(u64, Vec<Block>)> {
-        let c = self.classes.iter().find(|c| c.residue == 0)?;
-        let m = self.n0.div_ceil(self.modulus).max(c.from_m.max(1) as u64);
+        let (c, m) = self.smallest_of_residue_zero()?;
         let n = m * self.modulus;
         let blocks = c
             .regimes
@@ -359,6 +369,21 @@ impl Proof {
             })
             .collect();
         Some((n, blocks))
+    }
+
+    /// The class of lengths P·m and the smallest m it covers.
+    fn smallest_of_residue_zero(&self) -> Option<(&Class, u64)> {
+        let c = self.classes.iter().find(|c| c.residue == 0)?;
+        Some((c, self.n0.div_ceil(self.modulus).max(c.from_m.max(1) as u64)))
+    }
+
+    /// [`Order::Passes`]: two periods of the passes that repeat, at the smallest number of objects
+    /// the symbolic run covers, as steps of one run (n input steps, then n + 1 a pass).
+    pub fn pass_block(&self) -> Option<PassBlock> {
+        let (c, m) = self.smallest_of_residue_zero()?;
+        let Cycle { first, period } = c.passes?;
+        let (n, copies) = (m * self.modulus, first + 2 * period - 1);
+        Some(PassBlock { objects: n, copies, first, from: n + (first - 1) * (n + 1), to: n + copies * (n + 1) - 1 })
     }
 
     /// [`Order::Passes`]: the most passes a run of the proof took before its state came back

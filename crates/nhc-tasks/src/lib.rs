@@ -212,6 +212,12 @@ pub trait Task: Send + Sync + 'static {
             self.algorithm().name
         ))
     }
+    /// [`every_length::Order::Passes`]: an input of `objects` objects and `copies` copies, on
+    /// which `nhc trace` shows the passes that repeat ([`every_length::Proof::pass_block`]).
+    fn passes_input(&self, objects: u64, copies: u64) -> Option<serde_json::Value> {
+        let _ = (objects, copies);
+        None
+    }
     /// Why [`Task::shapes`] lists nothing, when the task can say more than that it cannot (a
     /// declared algorithm: the feedback or the Input that makes `shapes` necessary).
     fn unlisted_because(&self) -> Option<String> {

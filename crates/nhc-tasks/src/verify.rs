@@ -259,6 +259,10 @@ pub struct EveryLength {
     pub proof: Option<crate::every_length::Proof>,
     /// The symbolic run's time (the listing's is the report's).
     pub seconds: f64,
+    /// repeatCopy: the input of [`crate::every_length::Proof::pass_block`]'s run, for
+    /// `nhc trace --input`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes_input: Option<serde_json::Value>,
 }
 
 impl Report {
