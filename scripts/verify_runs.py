@@ -85,8 +85,12 @@ def summary(report):
         cycles = [c["passes"]["first"] + c["passes"]["period"] - 1 for c in proof.get("classes", []) if c.get("passes")]
         if proof.get("below"):
             cycles.append(proof["below"]["passes"])
-        fields = {"outcome": e["outcome"], "n0": proof.get("n0"), "modulus": proof.get("modulus"),
-                  "passes": max(cycles) if cycles else None, "reason": e.get("reason")}
+        # duplicated: every number of repeats for 1..=objects objects; n0 is the largest r0.
+        repeats = e.get("repeats") or {}
+        fields = {"outcome": e["outcome"], "n0": proof.get("n0", repeats.get("r0")),
+                  "modulus": proof.get("modulus", repeats.get("modulus")),
+                  "passes": max(cycles) if cycles else None, "objects": repeats.get("objects"),
+                  "reason": e.get("reason")}
         record["every_length"] = {k: v for k, v in fields.items() if v is not None}
     return record
 
@@ -100,7 +104,7 @@ def run_dir(line, runs):
 
 
 # --every-length: the tasks the every-length proof covers (docs/VERIFICATION.md, "Every length").
-EVERY_LENGTH = {"copy", "reverse", "repeatCopy"}
+EVERY_LENGTH = {"copy", "reverse", "repeatCopy", "duplicated"}
 
 
 def verify(nhc, line, runs, screen=False, every_length=False, skip_changed=False):

@@ -122,6 +122,12 @@ class EveryLengthProof(TypedDict):
     classes: list[EveryLengthClass]
     below: NotRequired[Below]
 
+class EveryLengthRepeats(TypedDict):
+    objects: int
+    r0: int
+    modulus: int
+    steps: int
+
 # `verify(every_length=True)`: proved (lengths from proof["n0"] by the symbolic run, the others
 # listed; repeatCopy: every number of copies, and the numbers of objects below n0 each by a run of
 # its own), wrong, or not proved with the reason.
@@ -133,6 +139,9 @@ class EveryLength(TypedDict):
     # repeatCopy: an input ({"items", "copies"}) whose run shows two periods of the passes that
     # repeat (`nhc verify --every-length` prints its `nhc trace` command).
     passes_input: NotRequired[Any]
+    # duplicated: proved for 1..=objects objects, each at every number of repeats (every sample of
+    # levels 1..=objects); r0: the largest r from which a symbolic run covers the rest.
+    repeats: NotRequired[EveryLengthRepeats]
 
 class VerifyReport(TypedDict):
     task: str

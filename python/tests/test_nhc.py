@@ -162,7 +162,8 @@ def test_verify_finds_the_smallest_counterexample_of_a_broken_model(tmp_path):
 
 def test_verify_every_length_matches_the_command_line(nhc_bin):
     """`verify(every_length=True)` is `nhc verify --every-length`: copy's committed model is
-    proved right at every length; repeatCopy's is not covered, and says so."""
+    proved right at every length, repeatCopy's at every number of copies, duplicated's at every
+    number of repeats for 1–100 objects; sort is not covered, and says so."""
     report = nhc.verify(model("copy"), up_to=5, beyond=0, every_length=True)
     cli = subprocess.run(
         [nhc_bin, "verify", "--task", "copy", "--model", MODELS / "copy.json", "--up-to", "5", "--beyond", "0", "--every-length", "--json"],
@@ -179,8 +180,10 @@ def test_verify_every_length_matches_the_command_line(nhc_bin):
     assert passes["outcome"] == "proved", passes
     assert passes["proof"]["below"]["objects"] == passes["proof"]["n0"] - 1
     assert all(c["passes"]["first"] >= 1 for c in passes["proof"]["classes"])
-    other = model("duplicated").verify(up_to=3, beyond=0, every_length=True)["every_length"]
-    assert other["outcome"] == "not proved" and "copy, reverse and repeatCopy" in other["reason"]
+    repeats = model("duplicated").verify(up_to=3, beyond=0, every_length=True)["every_length"]
+    assert repeats["outcome"] == "proved" and repeats["repeats"]["objects"] == 100, repeats
+    other = model("sort").verify(up_to=3, beyond=0, every_length=True)["every_length"]
+    assert other["outcome"] == "not proved" and "covers the copy family" in other["reason"]
     assert "every_length" not in model("copy").verify(up_to=3, beyond=0)
 
 

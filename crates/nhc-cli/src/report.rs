@@ -227,7 +227,7 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
     let beyond =
         runs.iter().filter_map(|r| r.verify.as_ref()).any(|v| v.parts.iter().any(|p| p.beyond.is_some()));
     let (mut head, mut rule) = if beyond { (" runs right beyond (sampled) |", "---:|") } else { ("", "") };
-    // Records with the every-length proof (copy, reverse, repeatCopy): a column of the runs proved.
+    // Records with the every-length proof (the copy family): a column of the runs proved.
     let every = runs.iter().filter_map(|r| r.verify.as_ref()).any(|v| v.every_length.is_some());
     let every_head = format!("{head} every length, proved |");
     let every_rule = format!("{rule}---:|");
@@ -237,8 +237,9 @@ pub fn verification_table(runs: &[Run]) -> Result<String> {
             md.len() - 2,
             " Every length, proved: `nhc verify --every-length` proved the run right on lists of \
              every length (a symbolic run from n₀ on, the shorter lengths listed; repeatCopy: every \
-             number of objects and copies; docs/VERIFICATION.md, \"Every length\"); it covers copy, \
-             reverse and repeatCopy.",
+             number of objects and copies; duplicated: every number of repeats for 1–100 objects, \
+             so every sample of levels 1–100; docs/VERIFICATION.md, \"Every length\"); it covers \
+             the copy family.",
         );
     }
     if beyond {

@@ -127,8 +127,13 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
             }
         }
     }
-    let proved = r.every_length.as_ref().is_some_and(|e| e.proof.is_some());
-    let every = if proved { ", every length proved" } else { "" };
+    let every = match &r.every_length {
+        Some(e) if e.proof.is_some() => ", every length proved".to_string(),
+        Some(e) if let Some(p) = &e.repeats => {
+            format!(", every number of repeats proved for 1–{} objects", p.objects)
+        }
+        _ => String::new(),
+    };
     let _ = writeln!(out, "{}{every} in {:.1} s", r.outcome, r.seconds);
     out
 }
@@ -157,6 +162,10 @@ fn every_length_line(e: &EveryLength) -> String {
             p.n0,
             p.summary(),
             e.seconds
+        ),
+        (None, _) if let Some(p) = &e.repeats => format!(
+            "every number of repeats, proved: every list of 1–{} objects each presented r times, every r (r ≥ {} by a symbolic run per number of objects, each smaller r by a run of its own), so every sample of levels 1–{}; other run-length sequences: the listing above ({:.2} s)",
+            p.objects, p.r0, p.objects, e.seconds
         ),
         (None, Some(why)) => format!("every length, {}: {why}", e.outcome),
         (None, None) => format!("every length, {}", e.outcome),

@@ -72,7 +72,7 @@ fn a_learned_model_fails_first_where_verify_says() -> Result<(), Box<dyn std::er
 
 /// `--every-length`: copy's and reverse's committed models are proved right at every length
 /// (the listing reaches the proof's n0 even under a smaller bound), repeatCopy's for every number
-/// of objects and copies; duplicated says why not.
+/// of objects and copies, duplicated's for every number of repeats; addition says why not.
 #[test]
 fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
 -> Result<(), Box<dyn std::error::Error>> {
@@ -149,7 +149,10 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         [&fields[3..4], &fields[5..]].concat().join(" ")
     };
     let (one, two) = rows.split_at(16);
-    assert_eq!(one.iter().map(|r| what(r)).collect::<Vec<_>>(), two.iter().map(|r| what(r)).collect::<Vec<_>>());
+    assert_eq!(
+        one.iter().map(|r| what(r)).collect::<Vec<_>>(),
+        two.iter().map(|r| what(r)).collect::<Vec<_>>()
+    );
     assert!(one.last().is_some_and(|r| r.contains(" M ")), "{one:?}");
     let out = nhc(&[
         "verify",
@@ -164,7 +167,26 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("every length, not proved: the every-length proof covers copy, reverse and repeatCopy"),
+        text.contains(
+            "every number of repeats, proved: every list of 1–100 objects each presented r times, every r"
+        ) && text.trim_end().ends_with(" s")
+            && text.contains("verified, every number of repeats proved for 1–100 objects in"),
+        "{text}"
+    );
+    // Outside the copy family: why not.
+    let out = nhc(&[
+        "verify",
+        "--task",
+        "addition",
+        "--model",
+        &model("addition"),
+        "--every-length",
+        "--up-to",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("every length, not proved: the every-length proof covers the copy family"),
         "{text}"
     );
     Ok(())

@@ -615,11 +615,12 @@ impl Model {
     /// its inputs with its `shapes`, and is sampled without it; the user's `Order` and `World`
     /// are not verified.
     /// every_length: also prove the model right at every length, as `nhc verify
-    /// --every-length` (copy, reverse, repeatCopy; others say why not): the dict's
-    /// `every_length` has `outcome` ("proved", "wrong", "not proved"), `reason`, and `proof`
-    /// (`n0`, `modulus`, per residue class its `regimes`: the repeated blocks, and for
-    /// repeatCopy its `passes`: the copy from which passes repeat; `below`: the numbers of
-    /// objects below `n0`, each proved by a run of its own).
+    /// --every-length` (the copy family; others say why not): the dict's `every_length` has
+    /// `outcome` ("proved", "wrong", "not proved"), `reason`, and `proof` (`n0`, `modulus`, per
+    /// residue class its `regimes`: the repeated blocks, and for repeatCopy its `passes`: the
+    /// copy from which passes repeat; `below`: the numbers of objects below `n0`, each proved
+    /// by a run of its own); duplicated has `repeats` instead (`objects`: proved for 1..=objects
+    /// objects at every number of repeats, `r0`).
     /// confirm: verify when it would take more than an hour at the speed measured here (without
     /// it such work is refused with its estimate).
     #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=false, confirm=false))]

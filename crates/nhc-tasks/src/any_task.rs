@@ -932,26 +932,30 @@ impl<T: Task> AnyTask for Entry<T> {
         bounds: &verify::Bounds,
         top: u64,
     ) -> Result<verify::Report, TaskError> {
-        use crate::every_length::{Unproved, prove};
+        use crate::every_length::{Order, Proof, Repeats, Unproved, prove, prove_repeats};
         let start = std::time::Instant::now();
         let order = self.0.every_length_order();
-        let passes = order == Ok(crate::every_length::Order::Passes);
-        let proof = order.map_err(|reason| Unproved { reason, wrong_at: None }).and_then(|order| {
-            let config = model.config(self.0.algorithm());
-            match model.policy(self) {
-                Agent::Nhc(mut p) => prove(&config, p.as_mut(), order),
-                _ => Err(Unproved {
-                    reason: "the every-length proof covers the NHC's memory, not the DNC's".into(),
-                    wrong_at: None,
-                }),
-            }
-        });
+        // repeatCopy's and duplicated's proofs run each length below their n0 themselves.
+        let lists = matches!(order, Ok(Order::Forward | Order::Backward));
+        let proof: Result<(Option<Proof>, Option<Repeats>), Unproved> =
+            order.map_err(|reason| Unproved { reason, wrong_at: None }).and_then(|order| {
+                let config = model.config(self.0.algorithm());
+                match (model.policy(self), order) {
+                    (Agent::Nhc(mut p), Order::Repeats { objects }) => {
+                        prove_repeats(&config, p.as_mut(), objects).map(|r| (None, Some(r)))
+                    }
+                    (Agent::Nhc(mut p), order) => prove(&config, p.as_mut(), order).map(|p| (Some(p), None)),
+                    _ => Err(Unproved {
+                        reason: "the every-length proof covers the NHC's memory, not the DNC's".into(),
+                        wrong_at: None,
+                    }),
+                }
+            });
         let seconds = start.elapsed().as_secs_f64();
-        // repeatCopy's proof runs each number of objects below n0 itself: nothing to list.
         let reach = match &proof {
-            Ok(p) if p.below.is_some() => None,
-            Ok(p) => Some(p.n0 + p.modulus),
-            Err(_) if passes => None,
+            _ if !lists => None,
+            Ok((Some(p), _)) => Some(p.n0 + p.modulus),
+            Ok(_) => None,
             Err(u) => u.wrong_at,
         };
         // Each part's bound (the given one, else its default), raised to reach.
@@ -962,11 +966,13 @@ impl<T: Task> AnyTask for Entry<T> {
         let mut report = self.verify_beyond(model, &bounds, top)?;
         let (outcome, reason, proof) = match proof {
             // Whatever the symbolic run found, a listed length is wrong.
-            _ if report.failed() => {
-                ("wrong", Some("a listed length is wrong: the counterexample above".to_string()), None)
-            }
+            _ if report.failed() => (
+                "wrong",
+                Some("a listed length is wrong: the counterexample above".to_string()),
+                (None, None),
+            ),
             // A domain with few words caps the listing: the lengths below n₀ are not all listed.
-            Ok(p) if p.below.is_none() && report.parts.iter().any(|part| part.bound < p.n0 + p.modulus) => (
+            Ok((Some(p), _)) if lists && report.parts.iter().any(|part| part.bound < p.n0 + p.modulus) => (
                 "not proved",
                 Some(format!(
                     "the symbolic run proves every length from {} on, but domain `{}` lists lengths only to {}; --domain decimal lists them all",
@@ -974,16 +980,23 @@ impl<T: Task> AnyTask for Entry<T> {
                     report.domain,
                     report.parts.iter().map(|part| part.bound).min().unwrap_or(0)
                 )),
-                None,
+                (None, None),
             ),
-            Ok(p) => ("proved", None, Some(p)),
-            Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), None),
-            Err(u) => ("not proved", Some(u.reason), None),
+            Ok(p) => ("proved", None, p),
+            Err(u) if u.wrong_at.is_some() => ("wrong", Some(u.reason), (None, None)),
+            Err(u) => ("not proved", Some(u.reason), (None, None)),
         };
+        let (proof, repeats) = proof;
         let block = proof.as_ref().and_then(|p| p.pass_block());
         let passes_input = block.and_then(|b| self.0.passes_input(b.objects, b.copies));
-        report.every_length =
-            Some(verify::EveryLength { outcome: outcome.to_string(), reason, proof, seconds, passes_input });
+        report.every_length = Some(verify::EveryLength {
+            outcome: outcome.to_string(),
+            reason,
+            proof,
+            seconds,
+            passes_input,
+            repeats,
+        });
         Ok(report)
     }
     fn programs(&self, config: &Config, spec: &programs::Spec) -> Result<programs::Report, TaskError> {

@@ -1,5 +1,6 @@
 //! Right at every length (docs/VERIFICATION.md, "Every length"): a proof that a copy or reverse model
-//! is right on lists of every length, or the reason none was found.
+//! is right on lists of every length (repeatCopy: every number of copies; duplicated: every
+//! number of repeats, [`prove_repeats`]), or the reason none was found.
 //!
 //! The proof runs the model once, symbolically, on a list of n = P·m + r objects for each
 //! residue r and every m ≥ M at once. Its memory mirrors [`nhc_model::Memory`] for the copy
@@ -32,6 +33,11 @@ pub enum Order {
     /// after the c-th `M`, so the run for c copies is the first c passes of one run that never
     /// stops; a proof for that run is one for every number of copies.
     Passes,
+    /// duplicated: `objects` objects, each presented r times (signals first/repeat/output), r
+    /// the symbolic number; output step k reads object k.
+    Repeats {
+        objects: u64,
+    },
 }
 
 /// Abstract steps one residue class may take before the proof gives up.
@@ -75,6 +81,10 @@ impl Aff {
     }
     /// As text in n, where n = modulus·m + residue.
     pub fn in_n(self, modulus: i64, residue: i64) -> String {
+        self.in_var(modulus, residue, "n")
+    }
+    /// As text in `var` = modulus·m + residue.
+    fn in_var(self, modulus: i64, residue: i64, var: &str) -> String {
         if self.a == 0 {
             return self.b.to_string();
         }
@@ -82,7 +92,7 @@ impl Aff {
         let g = gcd(self.a.abs(), modulus);
         let (k, d) = (self.a / g, modulus / g);
         let c = self.b - if d == 1 { k * residue } else { 0 };
-        let n = if d == 1 || residue == 0 { "n".to_string() } else { format!("(n − {residue})") };
+        let n = if d == 1 || residue == 0 { var.to_string() } else { format!("({var} − {residue})") };
         let lead = match (k, d) {
             (1, 1) => n,
             (-1, 1) => format!("−{n}"),
@@ -239,6 +249,8 @@ struct State {
     head: Head,
     prev_op: Option<usize>,
     t: Aff,
+    /// [`Order::Repeats`]: the object being presented (`objects`: the input is over).
+    block: u64,
 }
 
 /// A repeated block the proof found: where, how long, how often.
@@ -383,7 +395,13 @@ impl Proof {
         let (c, m) = self.smallest_of_residue_zero()?;
         let Cycle { first, period } = c.passes?;
         let (n, copies) = (m * self.modulus, first + 2 * period - 1);
-        Some(PassBlock { objects: n, copies, first, from: n + (first - 1) * (n + 1), to: n + copies * (n + 1) - 1 })
+        Some(PassBlock {
+            objects: n,
+            copies,
+            first,
+            from: n + (first - 1) * (n + 1),
+            to: n + copies * (n + 1) - 1,
+        })
     }
 
     /// [`Order::Passes`]: the most passes a run of the proof took before its state came back
@@ -431,7 +449,11 @@ impl Proof {
 }
 
 /// What the proof needs of a config: the copy family's memory, one head each, no feedback.
-pub fn unsupported(config: &Config) -> Option<String> {
+pub fn unsupported(config: &Config, order: Order) -> Option<String> {
+    let signals = match order {
+        Order::Repeats { .. } => 3,
+        _ => 4,
+    };
     let why = if config.write_heads != 1 || config.read_heads != 1 {
         "it has more than one write or read head"
     } else if config.links != Links::Tail {
@@ -440,8 +462,15 @@ pub fn unsupported(config: &Config) -> Option<String> {
         "its write frees do not release"
     } else if config.missing_link != MissingLink::Stay {
         "a missing link reads nothing"
-    } else if config.input_controller != 4 || config.input_memory != 4 || config.input_bus != 4 {
-        "its Input does not send the four signals first, inner, last, output"
+    } else if config.input_controller != signals
+        || config.input_memory != signals
+        || config.input_bus != signals
+    {
+        if signals == 4 {
+            "its Input does not send the four signals first, inner, last, output"
+        } else {
+            "its Input does not send the three signals first, repeat, output"
+        }
     } else {
         return None;
     };
@@ -451,7 +480,7 @@ pub fn unsupported(config: &Config) -> Option<String> {
 /// Proves `policy` right on every list of n ≥ n0 objects (copy: `Order::Forward`, reverse:
 /// `Order::Backward`), or says why not.
 pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<Proof, Unproved> {
-    if let Some(why) = unsupported(config) {
+    if let Some(why) = unsupported(config, order) {
         return Err(Unproved { reason: why, wrong_at: None });
     }
     let mut modulus = 1i64;
@@ -484,18 +513,26 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
                 Err(Fail::Wrong { step, what }) => {
                     let m = run.sym.m_min.max(1);
                     let n = modulus * m + r;
-                    let lists = match modulus {
-                        1 => format!("every list of at least {n} objects"),
+                    let lists = match (order, modulus) {
+                        (Order::Repeats { objects }, 1) => {
+                            format!("{} each presented at least {n} times", count_objects(objects))
+                        }
+                        (Order::Repeats { objects }, _) => format!(
+                            "{} each presented r = {modulus}·m + {r} times from r = {n}",
+                            count_objects(objects)
+                        ),
+                        (_, 1) => format!("every list of at least {n} objects"),
                         _ => format!("every list of n = {modulus}·m + {r} objects from n = {n}"),
                     };
                     return Err(Unproved {
-                        reason: format!("wrong on {lists}: at step {} {what}", step.in_n(modulus, r)),
+                        reason: format!("wrong on {lists}: at step {} {what}", run.show(step)),
                         wrong_at: Some(n as u64),
                     });
                 }
                 Err(Fail::Reason(why)) => {
+                    let var = if matches!(order, Order::Repeats { .. }) { "r" } else { "n" };
                     let class =
-                        if modulus == 1 { String::new() } else { format!(" (n = {modulus}·m + {r})") };
+                        if modulus == 1 { String::new() } else { format!(" ({var} = {modulus}·m + {r})") };
                     return Err(Unproved { reason: format!("{why}{class}"), wrong_at: None });
                 }
             }
@@ -507,6 +544,66 @@ pub fn prove(config: &Config, policy: &mut dyn Policy, order: Order) -> Result<P
         };
         return Ok(Proof { modulus: modulus as u64, n0: n0 as u64, classes, below });
     }
+}
+
+/// duplicated's proof ([`prove_repeats`]): every list of 1..=`objects` objects, each object
+/// presented r times, for every r.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Repeats {
+    pub objects: u64,
+    /// The largest r₀ of the symbolic runs (each number of objects has its own): every r ≥ r₀
+    /// by them, each smaller r by a run of its own.
+    pub r0: u64,
+    /// The largest modulus a symbolic run split r by.
+    pub modulus: u64,
+    /// Abstract steps of every run.
+    pub steps: u64,
+}
+
+/// duplicated ([`Order::Repeats`]): proves `policy` right on every list of 1..=`objects`
+/// objects, consecutive ones different, each presented r times, for every r ≥ 1: per number of
+/// objects a symbolic run in r (every r ≥ r₀) and a run of its own for each r below r₀. The
+/// samples of level ℓ are such lists (ℓ repeats, at most ℓ objects), so `objects` = L covers
+/// every sample of levels 1..=L.
+pub fn prove_repeats(config: &Config, policy: &mut dyn Policy, objects: u64) -> Result<Repeats, Unproved> {
+    let mut out = Repeats { objects, r0: 1, modulus: 1, steps: 0 };
+    for n in 1..=objects {
+        let order = Order::Repeats { objects: n };
+        let proof =
+            prove(config, policy, order).map_err(|u| Unproved { wrong_at: u.wrong_at.map(|_| n), ..u })?;
+        out.r0 = out.r0.max(proof.n0);
+        out.modulus = out.modulus.max(proof.modulus);
+        out.steps += proof.classes.iter().map(|c| c.steps).sum::<u64>();
+        for r in 1..proof.n0 {
+            let mut run = Runner::new(config, order, Aff::of(r as i64));
+            match run.run(policy) {
+                Ok(()) => out.steps += run.steps,
+                Err(Fail::Wrong { step, what }) => {
+                    return Err(Unproved {
+                        reason: format!(
+                            "wrong on {} each presented {r} times: at step {} {what}",
+                            count_objects(n),
+                            step.b
+                        ),
+                        wrong_at: Some(n),
+                    });
+                }
+                Err(Fail::Modulus(f)) => {
+                    return Err(Unproved {
+                        reason: format!("internal: {} × {r} asked for a modulus {f}", count_objects(n)),
+                        wrong_at: None,
+                    });
+                }
+                Err(Fail::Reason(why)) => {
+                    return Err(Unproved {
+                        reason: format!("{why} (at {} each presented {r} times)", count_objects(n)),
+                        wrong_at: None,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// [`Order::Passes`]: every number of objects below `n0`, each by a run of its own (n a
@@ -597,6 +694,7 @@ impl<'c> Runner<'c> {
                 head: Head::Start,
                 prev_op: None,
                 t: Aff::of(0),
+                block: 0,
             },
             sym: Sym::default(),
             steps: 0,
@@ -715,7 +813,7 @@ impl<'c> Runner<'c> {
         let at = format!(
             "no repeating block within {} steps ({phase} phase, step {})",
             self.steps,
-            self.st.t.in_n(self.n.a, self.n.b)
+            self.show(self.st.t)
         );
         let words = &self.recent;
         let fresh = words.iter().enumerate().all(|(i, w)| !words.iter().take(i).any(|v| v == w));
@@ -779,8 +877,12 @@ impl<'c> Runner<'c> {
         if self.pass_start.is_some() {
             return Phase::Output;
         }
+        let (t, n, block, order) = (self.st.t, self.n, self.st.block, self.order);
         let sym = &mut self.sym;
-        phase_of(self.st.t, self.n, |v| sym.sign(v))
+        match order {
+            Order::Repeats { objects } => repeats_phase_of(t, n, block, objects, |v| sym.sign(v)),
+            _ => phase_of(t, n, |v| sym.sign(v)),
+        }
     }
 
     /// [`Runner::phase`] without a log entry or a threshold (the shape, the diagnosis).
@@ -789,7 +891,26 @@ impl<'c> Runner<'c> {
             return Phase::Output;
         }
         let mut sym = Sym::default();
-        phase_of(self.st.t, self.n, |v| sym.sign_unlogged(v))
+        match self.order {
+            Order::Repeats { objects } => {
+                repeats_phase_of(self.st.t, self.n, self.st.block, objects, |v| sym.sign_unlogged(v))
+            }
+            _ => phase_of(self.st.t, self.n, |v| sym.sign_unlogged(v)),
+        }
+    }
+
+    /// The number of objects: n, or [`Order::Repeats`]'s constant.
+    fn objects(&self) -> Aff {
+        match self.order {
+            Order::Repeats { objects } => Aff::of(objects as i64),
+            _ => self.n,
+        }
+    }
+
+    /// A number of the run as text in its symbolic length (n objects, or r repeats).
+    fn show(&self, v: Aff) -> String {
+        let var = if matches!(self.order, Order::Repeats { .. }) { "r" } else { "n" };
+        v.in_var(self.n.a, self.n.b, var)
     }
 
     fn cell(&self, id: u32) -> &Cell {
@@ -915,13 +1036,17 @@ impl<'c> Runner<'c> {
     /// right (the `M` after n outputs): the run's end but for [`Order::Passes`].
     fn step(&mut self, policy: &mut dyn Policy, phase: Phase) -> Result<bool, Fail> {
         let c = self.config.word;
-        let signal: [f32; 4] = match phase {
+        let repeats = matches!(self.order, Order::Repeats { .. });
+        let signals: [f32; 4] = match phase {
             Phase::First => [1.0, 0.0, 0.0, 0.0],
             Phase::Inner => [0.0, 1.0, 0.0, 0.0],
             Phase::Last => [0.0, 0.0, 1.0, 0.0],
             Phase::Only => [1.0, 0.0, 1.0, 0.0],
+            // duplicated's output signal is its third.
+            Phase::Output if repeats => [0.0, 0.0, 1.0, 0.0],
             Phase::Output => [0.0, 0.0, 0.0, 1.0],
         };
+        let signal = &signals[..if repeats { 3 } else { 4 }];
         let read_prev = match &self.st.head {
             Head::Start => vec![0.0; c],
             Head::On(h) => self.cell(*h).word.clone(),
@@ -933,8 +1058,8 @@ impl<'c> Runner<'c> {
         }
         let alu_prev = vec![0.0; self.config.alu_feedback];
         let obs = Observation {
-            input_controller: &signal,
-            input_memory: &signal,
+            input_controller: signal,
+            input_memory: signal,
             bus_prev: &bus_prev,
             alu_prev: &alu_prev,
             read_prev: &read_prev,
@@ -957,7 +1082,11 @@ impl<'c> Runner<'c> {
 
         // Write (4b): a new cell after the tail; the newest child of the head's location unless
         // the head is on the location the write takes (freed, or none yet).
-        let d_i = if phase == Phase::Output { None } else { Some(self.st.t) };
+        let d_i = match self.order {
+            _ if phase == Phase::Output => None,
+            Order::Repeats { .. } => Some(Aff::of(self.st.block as i64)),
+            _ => Some(self.st.t),
+        };
         let from = match self.st.head {
             Head::On(h) => Some(h),
             _ => None,
@@ -998,9 +1127,9 @@ impl<'c> Runner<'c> {
         let mode = dec.read_modes[0];
         let at = match self.order {
             Order::Passes if phase == Phase::Output => {
-                format!("{}, copy {}", self.st.t.in_n(self.n.a, self.n.b), self.passes + 1)
+                format!("{}, copy {}", self.show(self.st.t), self.passes + 1)
             }
-            _ => self.st.t.in_n(self.n.a, self.n.b),
+            _ => self.show(self.st.t),
         };
         let untracked = |what: &str| {
             Fail::Reason(format!(
@@ -1040,7 +1169,7 @@ impl<'c> Runner<'c> {
         self.st.head = Head::On(target);
         let read_word = self.cell(target).word.clone();
         let read_data = self.cell(target).data;
-        let op = policy.bus(&signal, &self.c_c, &read_word).op;
+        let op = policy.bus(signal, &self.c_c, &read_word).op;
         if self.recent.len() == RECENT {
             self.recent.pop_front();
         }
@@ -1063,7 +1192,8 @@ impl<'c> Runner<'c> {
         if phase == Phase::Output {
             let start = *self.pass_start.get_or_insert(self.st.t);
             let k = self.st.t.sub(start);
-            let more = self.sym.sign(self.n.plus(-1).sub(k)) >= 0;
+            let objects = self.objects();
+            let more = self.sym.sign(objects.plus(-1).sub(k)) >= 0;
             let expected = if more { super::copy_family::OP_OUTPUT } else { super::copy_family::OP_MARK };
             let pass = match self.order {
                 Order::Passes => format!(" (copy {})", self.passes + 1),
@@ -1081,17 +1211,16 @@ impl<'c> Runner<'c> {
             }
             pass_ended = !more;
             let e = match self.order {
-                Order::Forward | Order::Passes => k,
-                Order::Backward => self.n.plus(-1).sub(k),
+                Order::Forward | Order::Passes | Order::Repeats { .. } => k,
+                Order::Backward => objects.plus(-1).sub(k),
             };
             let right = pass_ended || read_data.is_some_and(|x| self.sym.zero(x.sub(e)));
             if !right {
-                let got = read_data.map_or("the default word".to_string(), |x| {
-                    format!("object {}", x.in_n(self.n.a, self.n.b))
-                });
+                let got =
+                    read_data.map_or("the default word".to_string(), |x| format!("object {}", self.show(x)));
                 return Err(Fail::Wrong {
                     step: self.st.t,
-                    what: format!("it outputs {got}, expected object {}{pass}", e.in_n(self.n.a, self.n.b)),
+                    what: format!("it outputs {got}, expected object {}{pass}", self.show(e)),
                 });
             }
         }
@@ -1100,7 +1229,7 @@ impl<'c> Runner<'c> {
         if dec.free_read[0] && target != w {
             return Err(Fail::Reason(format!(
                 "the model frees a location it reads (f_r) at step {}: the proof follows only frees of the location just written",
-                self.st.t.in_n(self.n.a, self.n.b)
+                self.show(self.st.t)
             )));
         }
         if dec.free_write[0] || dec.free_read[0] {
@@ -1109,6 +1238,14 @@ impl<'c> Runner<'c> {
 
         self.st.prev_op = Some(op);
         self.st.t = self.st.t.plus(1);
+        // duplicated: the next object's presentation begins at step (block + 1)·r.
+        if let Order::Repeats { objects } = self.order
+            && phase != Phase::Output
+            && self.st.block < objects
+            && self.sym.zero(self.st.t.sub(self.n.times(self.st.block as i64 + 1).ok_or_else(too_large)?))
+        {
+            self.st.block += 1;
+        }
         if pass_ended {
             self.passes += 1;
             self.pass_start = Some(self.st.t);
@@ -1486,6 +1623,7 @@ impl<'c> Runner<'c> {
         }
         out.push(self.st.prev_op.map_or(0, |o| o as u64 + 1));
         out.push(self.phase_unlogged() as u64);
+        out.push(self.st.block);
         for s in &self.st.segs {
             match s {
                 Seg::One(id) => {
@@ -1596,7 +1734,7 @@ impl<'c> Runner<'c> {
             return Err(Fail::Reason(format!(
                 "the model repeats a block of {} steps forever from step {}: the run never ends",
                 stepb - a.step,
-                self.st.t.in_n(self.n.a, self.n.b)
+                self.show(self.st.t)
             )));
         };
         for b in &bounds[1..] {
@@ -1615,15 +1753,14 @@ impl<'c> Runner<'c> {
         }
         let period = stepb - a.step;
         let modes: String = self.modes[self.modes.len() - period as usize..].iter().collect();
-        let (m, r) = (self.n.a, self.n.b);
         let from = a.q[0];
         // The first pass's periods describe the rest ([`Order::Passes`]).
         if self.passes == 0 {
             self.regimes.push(Regime {
                 phase: if phase == Phase::Output { "output" } else { "input" }.to_string(),
-                from_step: from.in_n(m, r),
+                from_step: self.show(from),
                 period,
-                repeats: j.in_n(m, r),
+                repeats: self.show(j),
                 modes,
                 start: from,
             });
@@ -1641,6 +1778,27 @@ fn alike(a: &Cell, b: &Cell) -> bool {
         && a.data.is_some() == b.data.is_some()
         && link(a.parent, b.parent)
         && link(a.kid, b.kid)
+}
+
+/// [`Order::Repeats`]: the signals of step t, object `block` of `objects` presented r times
+/// from step block·r (first, then repeats), `sign` deciding the comparisons.
+fn repeats_phase_of(t: Aff, r: Aff, block: u64, objects: u64, mut sign: impl FnMut(Aff) -> i8) -> Phase {
+    if block >= objects {
+        return Phase::Output;
+    }
+    match r.times(block as i64).map(|start| sign(t.sub(start))) {
+        Some(0) => Phase::First,
+        _ => Phase::Inner,
+    }
+}
+
+/// "1 object", "n objects".
+fn count_objects(n: u64) -> String {
+    if n == 1 { "1 object".into() } else { format!("{n} objects") }
+}
+
+fn too_large() -> Fail {
+    Fail::Reason("a number too large".into())
 }
 
 /// The signals of step t of a list of n objects, `sign` deciding the comparisons of t with n.

@@ -204,11 +204,11 @@ pub trait Task: Send + Sync + 'static {
         Vec::new()
     }
     /// Which object each output step of a list of n objects reads, when one run per length
-    /// decides the task and [`every_length::prove`] covers it (copy, reverse, and repeatCopy's
-    /// passes); otherwise why not, in words.
+    /// decides the task and [`every_length::prove`] covers it (copy, reverse, repeatCopy's
+    /// passes, duplicated's repeats); otherwise why not, in words.
     fn every_length_order(&self) -> Result<every_length::Order, String> {
         Err(format!(
-            "the every-length proof covers copy, reverse and repeatCopy, whose inputs of one length (and number of copies) are one class; {} is not one of them",
+            "the every-length proof covers the copy family (copy, reverse, repeatCopy, duplicated), whose inputs of one length (and number of copies or repeats) are one class; {} is not one of them",
             self.algorithm().name
         ))
     }

@@ -252,7 +252,8 @@ pub struct Report {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EveryLength {
     /// `proved` (lengths from `proof.n0` on by the symbolic run, the others listed, all
-    /// right), `wrong` (a length is wrong) or `not proved`.
+    /// right; duplicated: every number of repeats, `repeats`), `wrong` (a length is wrong) or
+    /// `not proved`.
     pub outcome: String,
     /// Why it is not proved.
     pub reason: Option<String>,
@@ -263,6 +264,10 @@ pub struct EveryLength {
     /// `nhc trace --input`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passes_input: Option<serde_json::Value>,
+    /// duplicated: the proof for every number of repeats, for 1..=`objects` objects (other
+    /// run-length sequences: the listing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<crate::every_length::Repeats>,
 }
 
 impl Report {

@@ -1,6 +1,6 @@
 //! The every-length proof (`every_length::prove`): its abstract machine steps as the machine
 //! does, the shipped copy, reverse and repeatCopy models are proved and right at every length
-//! (and number of copies) listed, and
+//! (and number of copies) listed, duplicated's at every number of repeats, and
 //! models built to go wrong past a large length, or perturbed at random, are never proved where
 //! they are wrong.
 
@@ -11,7 +11,7 @@ use nhc_tasks::copy_family::copy::ForwardScript;
 use nhc_tasks::copy_family::{
     OP_MARK, OP_OUTPUT, Sequence, SequenceModules, SignalSet, plan_mark, word_first, word_last, word_marked,
 };
-use nhc_tasks::every_length::{Order, Step, prove, steps};
+use nhc_tasks::every_length::{Order, Step, prove, prove_repeats, steps};
 use nhc_tasks::{Model, ModelFile, any_task::AnyTask, registry::find_in};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -62,11 +62,31 @@ fn machine_passes(
     c: u64,
 ) -> (Vec<Step>, bool) {
     let sample = Sequence { items: (1..=n).collect::<Vec<u64>>(), passes: c as usize };
-    let mut modules = SequenceModules::new(&sample, SignalSet::FirstInnerLast);
+    machine_on(config, policy, order, &sample, SignalSet::FirstInnerLast, n)
+}
+
+/// duplicated: the machine on objects 1..=n, each presented r times.
+fn machine_repeats(config: &Config, policy: &mut dyn Policy, n: u64, r: u64) -> (Vec<Step>, bool) {
+    let items = (1..=n).flat_map(|x| std::iter::repeat_n(x, r as usize)).collect();
+    let sample = Sequence { items, passes: 1 };
+    machine_on(config, policy, Order::Repeats { objects: n }, &sample, SignalSet::FirstRepeat, n)
+}
+
+/// The machine on `sample` (its passes of `n` outputs, each then `M`), as [`machine`] says.
+fn machine_on(
+    config: &Config,
+    policy: &mut dyn Policy,
+    order: Order,
+    sample: &Sequence<u64>,
+    signals: SignalSet,
+    n: u64,
+) -> (Vec<Step>, bool) {
+    let mut modules = SequenceModules::new(sample, signals);
     let mut m = Machine::<u64>::new(config);
     let mut out = Vec::new();
     let mut right = true;
-    let total = n + c * (n + 1);
+    let shown = sample.items.len() as u64;
+    let total = shown + sample.passes as u64 * (n + 1);
     let run = m.run(&mut modules, policy, total + 1, |r: &StepRecord<'_, u64, MemoryDecision>| {
         let mode = match r.decision.read_modes[0] {
             ReadMode::Halt(_) => 'H',
@@ -82,10 +102,10 @@ fn machine_passes(
             object,
             word: r.control_reads.iter().map(|x| x.to_bits()).collect(),
         });
-        if r.step >= n {
-            let k = (r.step - n) % (n + 1);
+        if r.step >= shown {
+            let k = (r.step - shown) % (n + 1);
             let want = match order {
-                Order::Forward | Order::Passes => k as i64,
+                Order::Forward | Order::Passes | Order::Repeats { .. } => k as i64,
                 Order::Backward => n as i64 - 1 - k as i64,
             };
             let ok = if k < n { r.op == OP_OUTPUT && object == Some(want) } else { r.op == OP_MARK };
@@ -269,16 +289,21 @@ fn perturbed_models_are_proved_only_where_they_are_right() {
 /// The shipped repeatCopy models.
 const PASSES: [&str; 2] = ["models/repeatCopy.json", "models/recipe/repeatCopy.json"];
 
-/// The scripted solution and the shipped repeatCopy models: name, config, policy.
-fn repeat_copy_models() -> Vec<(String, Config, Box<dyn Policy + Send>)> {
-    let config = task("repeatCopy").algorithm().config.clone();
+/// The scripted solution of task `name` and its models at `paths`: name, config, policy.
+fn models_of(name: &str, paths: &[&str]) -> Vec<(String, Config, Box<dyn Policy + Send>)> {
+    let config = task(name).algorithm().config.clone();
     let mut models: Vec<(String, Config, Box<dyn Policy + Send>)> =
-        vec![("scripted".into(), config, task("repeatCopy").scripted())];
-    for path in PASSES {
-        let p = params(path, "repeatCopy");
-        models.push((path.into(), p.config().clone(), policy(&p)));
+        vec![("scripted".into(), config, task(name).scripted())];
+    for path in paths {
+        let p = params(path, name);
+        models.push((path.to_string(), p.config().clone(), policy(&p)));
     }
     models
+}
+
+/// The scripted solution and the shipped repeatCopy models.
+fn repeat_copy_models() -> Vec<(String, Config, Box<dyn Policy + Send>)> {
+    models_of("repeatCopy", &PASSES)
 }
 
 /// repeatCopy: the abstract machine, n a constant, steps as the machine does through every pass
@@ -407,4 +432,174 @@ fn perturbed_repeat_copy_models_are_proved_only_where_they_are_right() {
     }
     eprintln!("perturbed repeatCopy: {proved} of 16 proved");
     assert!(proved > 0, "some perturbed model is proved");
+}
+
+const REPEATS: [&str; 2] = ["models/duplicated.json", "models/recipe/duplicated.json"];
+
+/// The scripted solution and the shipped duplicated models.
+fn duplicated_models() -> Vec<(String, Config, Box<dyn Policy + Send>)> {
+    models_of("duplicated", &REPEATS)
+}
+
+/// duplicated: the abstract machine, n objects and r repeats constants, steps as the machine
+/// does.
+#[test]
+fn the_abstract_machine_steps_as_the_machine_does_through_repeats() {
+    for (name, config, mut pol) in duplicated_models() {
+        for (n, r) in (1..=12).flat_map(|n| (1..=12).map(move |r| (n, r))).chain([(40, 3), (3, 97), (25, 25)])
+        {
+            let (a, right) = steps(&config, pol.as_mut(), Order::Repeats { objects: n }, r);
+            let (real, real_right) = machine_repeats(&config, pol.as_mut(), n, r);
+            assert_eq!(a, real, "{name} n = {n}, r = {r}");
+            assert_eq!(right, real_right, "{name} n = {n}, r = {r}");
+        }
+    }
+}
+
+/// Each duplicated model is proved for 1–100 objects and every number of repeats, in under 10 s,
+/// and the machine is right on each (n, r) it covers, to 100 × 300.
+#[test]
+fn the_shipped_duplicated_models_are_proved_for_every_number_of_repeats() {
+    for (name, config, mut pol) in duplicated_models() {
+        let t = std::time::Instant::now();
+        let proof = prove_repeats(&config, pol.as_mut(), 100).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!("{name}: {proof:?} in {:?}", t.elapsed());
+        assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
+        let wrong = (1..=100u64)
+            .into_par_iter()
+            .flat_map_iter(|n| (1..=300u64).map(move |r| (n, r)))
+            .map_init(
+                || match name.as_str() {
+                    "scripted" => task("duplicated").scripted(),
+                    path => policy(&params(path, "duplicated")),
+                },
+                |pol, (n, r)| (!machine_repeats(&config, pol.as_mut(), n, r).1).then_some((n, r)),
+            )
+            .flatten()
+            .min();
+        assert_eq!(wrong, None, "{name}");
+    }
+}
+
+/// The number of repeats a reason of [`prove_repeats`] finds wrong ("… presented 7 times", "…
+/// presented at least 7 times", "… from r = 7").
+fn repeats_in(reason: &str) -> Option<u64> {
+    let at = ["from r = ", "presented at least ", "presented "].iter().find_map(|k| reason.split_once(k))?.1;
+    at.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+#[test]
+fn perturbed_duplicated_models_are_proved_only_where_they_are_right() {
+    let mut proved = 0;
+    for path in REPEATS {
+        let p = params(path, "duplicated");
+        for seed in 0..8u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let scale = [0.01f32, 0.03, 0.1, 0.3][seed as usize % 4];
+            let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
+            let q = Params::new(p.config().clone(), theta).expect("same layout");
+            let mut pol = policy(&q);
+            match prove_repeats(q.config(), pol.as_mut(), 30) {
+                Ok(proof) => {
+                    proved += 1;
+                    for n in 1..=30 {
+                        for r in (1..=proof.r0 + 10).chain([100, 1_000]) {
+                            let right = machine_repeats(q.config(), pol.as_mut(), n, r).1;
+                            assert!(right, "{path} seed {seed}: {n} × {r}: {proof:?}");
+                        }
+                    }
+                }
+                // A model found wrong is wrong at the number of objects and repeats named.
+                Err(e) => {
+                    if let Some(n) = e.wrong_at {
+                        let r = repeats_in(&e.reason).unwrap_or_else(|| panic!("{e}"));
+                        let right = machine_repeats(q.config(), pol.as_mut(), n, r).1;
+                        assert!(!right, "{path} seed {seed}: {e}");
+                    }
+                    eprintln!("{path} seed {seed}: {e}");
+                }
+            }
+        }
+    }
+    eprintln!("perturbed duplicated: {proved} of 16 proved");
+    assert!(proved > 0, "some perturbed model is proved");
+}
+
+/// duplicated's scripted solution, except that the head object's word creeps up by 2⁻²³ in its
+/// entry 2 at every repeat step until it reaches `until`, and the first output step ends the
+/// output (`M`) if that entry is past `trip`: right while the list has fewer than `trip`
+/// repeats in all, wrong beyond.
+struct CreepRepeats {
+    inner: ForwardScript,
+    trip: f32,
+    until: f32,
+}
+
+impl Policy for CreepRepeats {
+    fn control(&mut self, obs: &Observation<'_>, c_c: &mut [f32], out: &mut MemoryDecision) {
+        self.inner.control(obs, c_c, out);
+        let w = obs.read_prev;
+        let (repeat, output) = (obs.input_controller[1] > 0.5, obs.input_controller[2] > 0.5);
+        if repeat && word_first(w) && w[2] < self.until {
+            out.prev_gate[0] = true;
+            out.prev_write[2] = f32::EPSILON / 2.0;
+        }
+        if output && word_first(w) && !word_marked(w) && w[2] > self.trip {
+            plan_mark(c_c, true);
+        }
+    }
+    fn bus(&mut self, c_ib: &[f32], c_c: &[f32], read_now: &[f32]) -> BusDecision {
+        self.inner.bus(c_ib, c_c, read_now)
+    }
+}
+
+#[test]
+fn a_word_that_creeps_repeat_by_repeat_is_not_proved() {
+    let config = task("duplicated").algorithm().config.clone();
+    let step = f32::EPSILON / 2.0;
+    let creep = |trip: u32, until: u32| CreepRepeats {
+        inner: ForwardScript { signals: SignalSet::FirstRepeat },
+        trip: trip as f32 * step,
+        until: until as f32 * step,
+    };
+    // Right while the repeats number at most 20 000 in all (one object: 20 001 presentations).
+    let mut model = creep(20_000, 30_000);
+    for (n, r) in [(1, 3), (1, 20_001), (10, 2_000), (100, 201)] {
+        assert!(machine_repeats(&config, &mut model, n, r).1, "right at {n} × {r}");
+    }
+    assert!(!machine_repeats(&config, &mut model, 1, 20_002).1, "wrong at 1 × 20 002");
+    assert!(!machine_repeats(&config, &mut model, 100, 300).1, "wrong at 100 × 300");
+    let e =
+        prove_repeats(&config, &mut model, 3).expect_err("a model wrong past 20 000 repeats is not proved");
+    assert!(e.reason.contains("wrong") || e.reason.contains("no repeating block"), "{e}");
+    // Creeping for longer than the proof looks: a reason, never a proof.
+    let mut model = creep(2_000_000, 3_000_000);
+    let e = prove_repeats(&config, &mut model, 1).expect_err("not proved");
+    assert!(e.reason.contains("no repeating block"), "{e}");
+    eprintln!("{e}");
+}
+
+/// Both shipped duplicated models are proved for 1–1 000 objects at every number of repeats
+/// (every sample of levels 1–1 000), and the machine is right on 1–100 objects with 1 000 and
+/// 10 000 repeats. `cargo test --release -p nhc-tasks --test every_length -- --ignored` (minutes).
+#[test]
+#[ignore]
+fn the_duplicated_models_are_proved_for_every_sample_of_levels_to_1000() {
+    for path in REPEATS {
+        let p = params(path, "duplicated");
+        let t = std::time::Instant::now();
+        let proof =
+            prove_repeats(p.config(), policy(&p).as_mut(), 1_000).unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("{path}: {proof:?} in {:?}", t.elapsed());
+        let wrong = (1..=100u64)
+            .into_par_iter()
+            .flat_map_iter(|n| [1_000, 10_000].map(move |r| (n, r)))
+            .map_init(
+                || policy(&p),
+                |pol, (n, r)| (!machine_repeats(p.config(), pol.as_mut(), n, r).1).then_some((n, r)),
+            )
+            .flatten()
+            .min();
+        assert_eq!(wrong, None, "{path}");
+    }
 }

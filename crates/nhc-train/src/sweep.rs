@@ -102,7 +102,8 @@ pub struct RunVerification {
     /// beyond` when only a sample beyond a bound is wrong.
     pub outcome: String,
     pub parts: Vec<VerifiedPart>,
-    /// `nhc verify --every-length` (copy, reverse, repeatCopy); absent where it was not asked.
+    /// `nhc verify --every-length` (copy, reverse, repeatCopy, duplicated); absent where it was
+    /// not asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub every_length: Option<EveryLengthRecord>,
 }
@@ -120,6 +121,10 @@ pub struct EveryLengthRecord {
     /// repeatCopy: the most copies a run of the proof took before its passes repeated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passes: Option<u64>,
+    /// duplicated: the proof covers 1..=this many objects, each at every number of repeats
+    /// (`n0` is then the largest r₀ of its symbolic runs in the number of repeats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }

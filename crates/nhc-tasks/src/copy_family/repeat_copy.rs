@@ -66,7 +66,8 @@ impl<O: Objects> Task for RepeatCopy<O> {
     /// The domain's words in turn (the data never reaches the control).
     fn passes_input(&self, objects: u64, copies: u64) -> Option<serde_json::Value> {
         let words = self.0.words().filter(|&w| w > 0);
-        let items = (0..objects).map(|i| self.0.word(words.map_or(i, |w| i % w) + 1)).collect::<Option<_>>()?;
+        let items =
+            (0..objects).map(|i| self.0.word(words.map_or(i, |w| i % w) + 1)).collect::<Option<_>>()?;
         Some(self.sample_json(&Sequence { items, passes: usize::try_from(copies).ok()? }))
     }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
