@@ -143,7 +143,7 @@ def main():
     ap.add_argument("--partial", action="store_true", help="skip the runs whose directory is not there yet")
     ap.add_argument("--screen", action="store_true", help="bounds within lengths up to 30 (a recipe's screen)")
     ap.add_argument("--tasks", help="verify only these tasks' lines (comma-separated)")
-    ap.add_argument("--every-length", action="store_true", help="add the every-length proof (copy, reverse, repeatCopy)")
+    ap.add_argument("--every-length", action="store_true", help="add the every-length proof (the copy family)")
     ap.add_argument(
         "--skip-changed", action="store_true",
         help="leave the lines whose run directory holds another run (a later build retrained it differently) as they are",

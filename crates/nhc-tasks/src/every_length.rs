@@ -566,6 +566,13 @@ pub struct Repeats {
 /// samples of level ℓ are such lists (ℓ repeats, at most ℓ objects), so `objects` = L covers
 /// every sample of levels 1..=L.
 pub fn prove_repeats(config: &Config, policy: &mut dyn Policy, objects: u64) -> Result<Repeats, Unproved> {
+    // Keeps every step's k·r (|coefficients| ≤ MAX_MODULUS) far from i64's limits.
+    if objects > 1 << 30 {
+        return Err(Unproved {
+            reason: format!("{objects} objects: at most 2^30 are proved"),
+            wrong_at: None,
+        });
+    }
     let mut out = Repeats { objects, r0: 1, modulus: 1, steps: 0 };
     for n in 1..=objects {
         let order = Order::Repeats { objects: n };
