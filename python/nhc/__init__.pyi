@@ -122,11 +122,18 @@ class EveryLengthProof(TypedDict):
     classes: list[EveryLengthClass]
     below: NotRequired[Below]
 
+# The repeating block `nhc verify --every-length` traces: objects each presented `repeats` times,
+# steps "from"–"to" (two periods).
+EveryLengthRepeatsBlock = TypedDict(
+    "EveryLengthRepeatsBlock", {"objects": int, "repeats": int, "phase": str, "from": int, "to": int}
+)
+
 class EveryLengthRepeats(TypedDict):
     objects: int
     r0: int
     modulus: int
     steps: int
+    block: NotRequired[EveryLengthRepeatsBlock]
 
 # `verify(every_length=True)`: proved (lengths from proof["n0"] by the symbolic run, the others
 # listed; repeatCopy: every number of copies, and the numbers of objects below n0 each by a run of
@@ -136,9 +143,9 @@ class EveryLength(TypedDict):
     reason: str | None
     proof: EveryLengthProof | None
     seconds: float
-    # repeatCopy: an input ({"items", "copies"}) whose run shows two periods of the passes that
-    # repeat (`nhc verify --every-length` prints its `nhc trace` command).
-    passes_input: NotRequired[Any]
+    # repeatCopy, duplicated: an input whose run shows two periods of the block that repeats (the
+    # passes; the repeats of an object) (`nhc verify --every-length` prints its `nhc trace` command).
+    trace_input: NotRequired[Any]
     # duplicated: proved for 1..=objects objects, each at every number of repeats (every sample of
     # levels 1..=objects); r0: the largest r from which a symbolic run covers the rest.
     repeats: NotRequired[EveryLengthRepeats]

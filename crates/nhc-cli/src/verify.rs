@@ -99,8 +99,23 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     }
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
-        // repeatCopy's blocks are at n objects and c copies, which `--level` does not draw.
-        if let (Some(b), Some(input)) = (e.proof.as_ref().and_then(|p| p.pass_block()), &e.passes_input) {
+        // repeatCopy's and duplicated's blocks are inputs `--level` does not draw.
+        if let (Some(b), Some(input)) = (e.repeats.as_ref().and_then(|r| r.block.as_ref()), &e.trace_input) {
+            let _ = writeln!(
+                out,
+                "    {} block, two periods at {} objects each presented {} times: nhc trace --task {} --domain {} --model {} --input {} --steps {}-{} --words",
+                b.phase,
+                b.objects,
+                b.repeats,
+                r.task,
+                r.domain,
+                shell_word(&args.model),
+                shell_word(&input.to_string()),
+                b.from,
+                b.to
+            );
+        }
+        if let (Some(b), Some(input)) = (e.proof.as_ref().and_then(|p| p.pass_block()), &e.trace_input) {
             let _ = writeln!(
                 out,
                 "    passes {}–{} (two periods) at {} objects: nhc trace --task {} --domain {} --model {} --input {} --steps {}-{} --words",

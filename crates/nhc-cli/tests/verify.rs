@@ -173,6 +173,15 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
             && text.contains("verified, every number of repeats proved for 1–100 objects in"),
         "{text}"
     );
+    // The repeats' block: the second period does what the first did.
+    let rows = block_trace(&text)?;
+    let what = |row: &str| row.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+    assert_eq!(rows.len() % 2, 0, "{rows:?}");
+    let (one, two) = rows.split_at(rows.len() / 2);
+    assert_eq!(
+        one.iter().map(|r| what(r)).collect::<Vec<_>>(),
+        two.iter().map(|r| what(r)).collect::<Vec<_>>()
+    );
     // Outside the copy family: why not.
     let out = nhc(&[
         "verify",

@@ -987,14 +987,18 @@ impl<T: Task> AnyTask for Entry<T> {
             Err(u) => ("not proved", Some(u.reason), (None, None)),
         };
         let (proof, repeats) = proof;
-        let block = proof.as_ref().and_then(|p| p.pass_block());
-        let passes_input = block.and_then(|b| self.0.passes_input(b.objects, b.copies));
+        let traced = match (&proof, &repeats) {
+            (Some(p), _) => p.pass_block().map(|b| (b.objects, b.copies)),
+            (_, Some(r)) => r.block.as_ref().map(|b| (b.objects, b.repeats)),
+            _ => None,
+        };
+        let trace_input = traced.and_then(|(objects, times)| self.0.trace_input(objects, times));
         report.every_length = Some(verify::EveryLength {
             outcome: outcome.to_string(),
             reason,
             proof,
             seconds,
-            passes_input,
+            trace_input,
             repeats,
         });
         Ok(report)

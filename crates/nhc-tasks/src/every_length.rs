@@ -558,6 +558,19 @@ pub struct Repeats {
     pub modulus: u64,
     /// Abstract steps of every run.
     pub steps: u64,
+    /// Two periods of the first block the symbolic run repeats, at 3 objects (`nhc trace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<RepeatsBlock>,
+}
+
+/// [`Repeats::block`]: steps `from..=to` of `objects` objects each presented `repeats` times.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepeatsBlock {
+    pub objects: u64,
+    pub repeats: u64,
+    pub phase: String,
+    pub from: u64,
+    pub to: u64,
 }
 
 /// duplicated ([`Order::Repeats`]): proves `policy` right on every list of 1..=`objects`
@@ -573,7 +586,7 @@ pub fn prove_repeats(config: &Config, policy: &mut dyn Policy, objects: u64) -> 
             wrong_at: None,
         });
     }
-    let mut out = Repeats { objects, r0: 1, modulus: 1, steps: 0 };
+    let mut out = Repeats { objects, r0: 1, modulus: 1, steps: 0, block: None };
     for n in 1..=objects {
         let order = Order::Repeats { objects: n };
         let proof =
@@ -581,6 +594,17 @@ pub fn prove_repeats(config: &Config, policy: &mut dyn Policy, objects: u64) -> 
         out.r0 = out.r0.max(proof.n0);
         out.modulus = out.modulus.max(proof.modulus);
         out.steps += proof.classes.iter().map(|c| c.steps).sum::<u64>();
+        if n == objects.min(3)
+            && let Some((repeats, blocks)) = proof.blocks()
+        {
+            out.block = blocks.into_iter().next().map(|Block { phase, from, to }| RepeatsBlock {
+                objects: n,
+                repeats,
+                phase,
+                from,
+                to,
+            });
+        }
         for r in 1..proof.n0 {
             let mut run = Runner::new(config, order, Aff::of(r as i64));
             match run.run(policy) {

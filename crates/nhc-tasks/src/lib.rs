@@ -212,10 +212,11 @@ pub trait Task: Send + Sync + 'static {
             self.algorithm().name
         ))
     }
-    /// [`every_length::Order::Passes`]: an input of `objects` objects and `copies` copies, on
-    /// which `nhc trace` shows the passes that repeat ([`every_length::Proof::pass_block`]).
-    fn passes_input(&self, objects: u64, copies: u64) -> Option<serde_json::Value> {
-        let _ = (objects, copies);
+    /// The input `nhc verify --every-length` traces a repeating block on: `objects` objects and
+    /// `times` copies (repeatCopy, [`every_length::Proof::pass_block`]) or each presented `times`
+    /// times (duplicated, [`every_length::Repeats::block`]).
+    fn trace_input(&self, objects: u64, times: u64) -> Option<serde_json::Value> {
+        let _ = (objects, times);
         None
     }
     /// Why [`Task::shapes`] lists nothing, when the task can say more than that it cannot (a

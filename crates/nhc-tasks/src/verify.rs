@@ -260,10 +260,11 @@ pub struct EveryLength {
     pub proof: Option<crate::every_length::Proof>,
     /// The symbolic run's time (the listing's is the report's).
     pub seconds: f64,
-    /// repeatCopy: the input of [`crate::every_length::Proof::pass_block`]'s run, for
-    /// `nhc trace --input`.
+    /// repeatCopy and duplicated: the input whose run shows the repeating block
+    /// ([`crate::every_length::Proof::pass_block`], [`crate::every_length::Repeats::block`]),
+    /// for `nhc trace --input`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub passes_input: Option<serde_json::Value>,
+    pub trace_input: Option<serde_json::Value>,
     /// duplicated: the proof for every number of repeats, for 1..=`objects` objects (other
     /// run-length sequences: the listing).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -76,6 +76,15 @@ impl<O: Objects> Task for Duplicated<O> {
     fn every_length_order(&self) -> Result<crate::every_length::Order, String> {
         Ok(crate::every_length::Order::Repeats { objects: REPEATS_OBJECTS })
     }
+    /// Objects 1..=`objects` (the domain's words in turn), each presented `times` times.
+    fn trace_input(&self, objects: u64, times: u64) -> Option<serde_json::Value> {
+        let words = self.0.words().filter(|&w| w > 1);
+        let items: Vec<O::Object> =
+            (0..objects).map(|i| self.0.word(words.map_or(i, |w| i % w) + 1)).collect::<Option<_>>()?;
+        let times = usize::try_from(times).ok()?;
+        let items = items.into_iter().flat_map(|x| std::iter::repeat_n(x, times)).collect();
+        Some(self.sample_json(&Sequence { items, passes: 1 }))
+    }
     fn shapes(&self, bounds: &crate::verify::Bounds) -> Vec<crate::verify::Part<'_, Self::Sample>> {
         use crate::verify::{Part, Shaped, capped, composition, grid_cell};
         let o = &self.0;

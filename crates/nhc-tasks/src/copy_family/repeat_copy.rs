@@ -64,7 +64,7 @@ impl<O: Objects> Task for RepeatCopy<O> {
         Ok(crate::every_length::Order::Passes)
     }
     /// The domain's words in turn (the data never reaches the control).
-    fn passes_input(&self, objects: u64, copies: u64) -> Option<serde_json::Value> {
+    fn trace_input(&self, objects: u64, copies: u64) -> Option<serde_json::Value> {
         let words = self.0.words().filter(|&w| w > 0);
         let items =
             (0..objects).map(|i| self.0.word(words.map_or(i, |w| i % w) + 1)).collect::<Option<_>>()?;
