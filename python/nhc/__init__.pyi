@@ -306,21 +306,21 @@ class Model:
         up_to: int | Sequence[int] | None = None,
         domain: str | None = None,
         beyond: int = 1000,
-        every_length: bool = False,
+        every_length: bool | int = False,
         confirm: bool = False,
     ) -> VerifyReport:
         """Every control-distinct input up to a bound, then samples beyond it up to size `beyond`
         (0: none), as `nhc verify`; default bounds run in under a minute. every_length: also the
         proof for every length (`nhc verify --every-length`; repeatCopy: every number of objects and
-        copies). confirm: start work estimated past
-        an hour (`nhc --yes`)."""
+        copies; duplicated: every number of repeats for 1–100 objects, or for 1–N with N instead of
+        True). confirm: start work estimated past an hour (`nhc --yes`)."""
 
 def verify(
     model: Model,
     up_to: int | Sequence[int] | None = None,
     domain: str | None = None,
     beyond: int = 1000,
-    every_length: bool = False,
+    every_length: bool | int = False,
     confirm: bool = False,
 ) -> VerifyReport:
     """`model.verify(up_to, domain, beyond, every_length, confirm)`."""

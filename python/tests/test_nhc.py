@@ -182,6 +182,12 @@ def test_verify_every_length_matches_the_command_line(nhc_bin):
     assert all(c["passes"]["first"] >= 1 for c in passes["proof"]["classes"])
     repeats = model("duplicated").verify(up_to=3, beyond=0, every_length=True)["every_length"]
     assert repeats["outcome"] == "proved" and repeats["repeats"]["objects"] == 100, repeats
+    seven = model("duplicated").verify(up_to=3, beyond=0, every_length=7)["every_length"]
+    assert seven["repeats"]["objects"] == 7, seven
+    with pytest.raises(TypeError, match="every_length must be"):
+        model("duplicated").verify(up_to=3, beyond=0, every_length="all")
+    with pytest.raises(ValueError, match="takes none"):
+        model("copy").verify(up_to=3, beyond=0, every_length=7)
     other = model("sort").verify(up_to=3, beyond=0, every_length=True)["every_length"]
     assert other["outcome"] == "not proved" and "covers the copy family" in other["reason"]
     assert "every_length" not in model("copy").verify(up_to=3, beyond=0)

@@ -182,6 +182,27 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         one.iter().map(|r| what(r)).collect::<Vec<_>>(),
         two.iter().map(|r| what(r)).collect::<Vec<_>>()
     );
+    // duplicated's number of objects: any in 1–10 000, refused elsewhere.
+    let out = nhc(&[
+        "verify",
+        "--task",
+        "duplicated",
+        "--model",
+        &model("duplicated"),
+        "--every-length",
+        "7",
+        "--up-to",
+        "3,3",
+        "--beyond",
+        "0",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("every list of 1–7 objects each presented r times, every r"), "{text}");
+    fails_with(&["verify", "--task", "copy", "--model", &model("copy"), "--every-length", "7"], "takes none");
+    fails_with(
+        &["verify", "--task", "duplicated", "--model", &model("duplicated"), "--every-length", "20000"],
+        "takes 1–10000 objects",
+    );
     // Outside the copy family: why not.
     let out = nhc(&[
         "verify",

@@ -614,16 +614,17 @@ impl Model {
     /// family and sort, symbolic for arithmetic), else the model's. A declared algorithm lists
     /// its inputs with its `shapes`, and is sampled without it; the user's `Order` and `World`
     /// are not verified.
-    /// every_length: also prove the model right at every length, as `nhc verify
+    /// every_length: True to also prove the model right at every length, as `nhc verify
     /// --every-length` (the copy family; others say why not): the dict's `every_length` has
     /// `outcome` ("proved", "wrong", "not proved"), `reason`, and `proof` (`n0`, `modulus`, per
     /// residue class its `regimes`: the repeated blocks, and for repeatCopy its `passes`: the
     /// copy from which passes repeat; `below`: the numbers of objects below `n0`, each proved
     /// by a run of its own); duplicated has `repeats` instead (`objects`: proved for 1..=objects
-    /// objects at every number of repeats, `r0`).
+    /// objects at every number of repeats, `r0`); for duplicated a number instead of True sets
+    /// `objects` (default 100).
     /// confirm: verify when it would take more than an hour at the speed measured here (without
     /// it such work is refused with its estimate).
-    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=false, confirm=false))]
+    #[pyo3(signature = (up_to=None, domain=None, beyond=nhc_tasks::verify::BEYOND, every_length=None, confirm=false))]
     #[allow(clippy::too_many_arguments)] // the keyword arguments of a Python method
     fn verify<'py>(
         &self,
@@ -631,10 +632,20 @@ impl Model {
         up_to: Option<&Bound<'py, PyAny>>,
         domain: Option<&Bound<'py, PyAny>>,
         beyond: u64,
-        every_length: bool,
+        every_length: Option<&Bound<'py, PyAny>>,
         confirm: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         crate::no_long_work();
+        // True, False (None), or duplicated's number of objects (bool is an int in Python).
+        let every_length: Option<Option<u64>> = match every_length.filter(|e| !e.is_none()) {
+            None => None,
+            Some(e) if let Ok(b) = e.cast::<pyo3::types::PyBool>() => b.is_true().then_some(None),
+            Some(e) => Some(Some(e.extract::<u64>().map_err(|_| {
+                PyTypeError::new_err(
+                    "every_length must be True, False, or duplicated's number of objects (an int ≥ 1)",
+                )
+            })?)),
+        };
         let bounds = match up_to.filter(|u| !u.is_none()) {
             None => Vec::new(),
             Some(u) => match u.extract::<u64>() {
@@ -664,8 +675,8 @@ impl Model {
         let bounds = nhc_tasks::verify::Bounds(bounds);
         let model = &self.model;
         let check = |task: &dyn nhc_tasks::AnyTask| match every_length {
-            true => task.verify_every_length(model, &bounds, beyond),
-            false => task.verify_beyond(model, &bounds, beyond),
+            Some(objects) => task.verify_every_length(model, &bounds, beyond, objects),
+            None => task.verify_beyond(model, &bounds, beyond),
         };
         let listing = (self.declared.is_none() && self.user.is_none() && domain.is_none_or(|d| d.is_none()))
             .then(|| registry::verification_domain(self.name()))

@@ -143,11 +143,14 @@ pub trait AnyTask: Sync {
     /// [`AnyTask::verify_beyond`] and the every-length proof (docs/VERIFICATION.md, "Every length"):
     /// the symbolic run ([`crate::every_length::prove`]) proves every length from its n₀ on,
     /// and the listing is raised to reach n₀ + P (or the length the symbolic run found wrong).
+    /// `objects`: duplicated's largest number of objects (default
+    /// [`crate::copy_family::duplicated::REPEATS_OBJECTS`]); other tasks refuse one.
     fn verify_every_length(
         &self,
         model: &Model,
         bounds: &verify::Bounds,
         top: u64,
+        objects: Option<u64>,
     ) -> Result<verify::Report, TaskError>;
     /// A table program of `config` that solves this task's samples, if one exists
     /// ([`crate::programs`]).
@@ -931,10 +934,20 @@ impl<T: Task> AnyTask for Entry<T> {
         model: &Model,
         bounds: &verify::Bounds,
         top: u64,
+        objects: Option<u64>,
     ) -> Result<verify::Report, TaskError> {
+        use crate::copy_family::duplicated::MAX_REPEATS_OBJECTS as MAX;
         use crate::every_length::{Order, Proof, Repeats, Unproved, prove, prove_repeats};
         let start = std::time::Instant::now();
-        let order = self.0.every_length_order();
+        let order = match (self.0.every_length_order(), objects) {
+            (_, Some(0)) => return Err(TaskError::Bound),
+            (_, Some(got)) if got > MAX => return Err(TaskError::TooManyObjects { got, max: MAX }),
+            (Ok(Order::Repeats { .. }), Some(objects)) => Ok(Order::Repeats { objects }),
+            (_, Some(_)) => {
+                return Err(TaskError::EveryLengthObjects { task: self.0.algorithm().name, max: MAX });
+            }
+            (order, None) => order,
+        };
         // repeatCopy's and duplicated's proofs run each length below their n0 themselves.
         let lists = matches!(order, Ok(Order::Forward | Order::Backward));
         let proof: Result<(Option<Proof>, Option<Repeats>), Unproved> =

@@ -42,6 +42,14 @@ pub enum TaskError {
     Programs(#[from] crate::programs::SpecError),
     #[error("a verification bound must be at least 1")]
     Bound,
+    #[error(
+        "a number of objects for the every-length proof is duplicated's (its lists presented alike, 1–{max} objects); task `{task}` takes none"
+    )]
+    EveryLengthObjects { task: &'static str, max: u64 },
+    #[error(
+        "duplicated's every-length proof takes 1–{max} objects (its cost grows with their square: 1 000 take about 30 s); got {got}"
+    )]
+    TooManyObjects { got: u64, max: u64 },
     #[error("task `{task}` verifies {parts} part(s): give one bound for all, or one per part (got {got})")]
     Bounds { task: &'static str, parts: usize, got: usize },
     #[error(

@@ -14,6 +14,8 @@ pub const DUPLICATED: Algorithm =
 /// The numbers of objects `nhc verify --every-length` proves duplicated for, each at every
 /// number of repeats (0.2 s for the shipped models; the cost grows with its square).
 pub const REPEATS_OBJECTS: u64 = 100;
+/// The most objects it may be asked for.
+pub const MAX_REPEATS_OBJECTS: u64 = 10_000;
 
 /// duplicated on a domain of objects.
 #[derive(Debug, Clone, Copy, Default)]
