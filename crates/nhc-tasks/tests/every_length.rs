@@ -457,7 +457,8 @@ fn the_abstract_machine_steps_as_the_machine_does_through_repeats() {
 }
 
 /// Each duplicated model is proved for 1–100 objects and every number of repeats, in under 10 s,
-/// and the machine is right on each (n, r) it covers, to 100 × 300.
+/// and the machine is right on every (n, r) it covers to 100 × 40, and at 97 and 300 repeats
+/// (the ignored test below goes to 10 000).
 #[test]
 fn the_shipped_duplicated_models_are_proved_for_every_number_of_repeats() {
     for (name, config, mut pol) in duplicated_models() {
@@ -467,7 +468,7 @@ fn the_shipped_duplicated_models_are_proved_for_every_number_of_repeats() {
         assert!(t.elapsed().as_secs() < 10, "{name}: {:?}", t.elapsed());
         let wrong = (1..=100u64)
             .into_par_iter()
-            .flat_map_iter(|n| (1..=300u64).map(move |r| (n, r)))
+            .flat_map_iter(|n| (1..=40u64).chain([97, 300]).map(move |r| (n, r)))
             .map_init(
                 || match name.as_str() {
                     "scripted" => task("duplicated").scripted(),
