@@ -25,7 +25,7 @@ pub struct Args {
     /// Also prove the model right at every length, or say why no proof was found (the copy
     /// family; docs/VERIFICATION.md, "Every length"). duplicated takes an optional number: its
     /// lists presented alike are proved for 1–N objects at every number of repeats (default 100,
-    /// every sample of levels 1–100; 1000: every sample of levels 1–1000, about 30 s)
+    /// every sample of levels 1–100; 1000: every sample of levels 1–1000, its proof about 30 s)
     #[arg(long, value_name = "N", num_args = 0..=1)]
     pub every_length: Option<Option<u64>>,
     /// Print one JSON object.
@@ -100,45 +100,36 @@ fn text(r: &Report, args: &ModelArgs, takes_text: bool) -> String {
     }
     if let Some(e) = &r.every_length {
         let _ = writeln!(out, "  {}", every_length_line(e));
-        // repeatCopy's and duplicated's blocks are inputs `--level` does not draw.
-        if let (Some(b), Some(input)) = (e.repeats.as_ref().and_then(|r| r.block.as_ref()), &e.trace_input) {
-            let _ = writeln!(
-                out,
-                "    {} block, two periods at {} objects each presented {} times: nhc trace --task {} --domain {} --model {} --input {} --steps {}-{} --words",
-                b.phase,
-                b.objects,
-                b.repeats,
+        // Each repeated block as the `nhc trace` command that shows two of its periods: copy's
+        // and reverse's at a level, repeatCopy's and duplicated's on an input `--level` does not
+        // draw.
+        let trace = |what: String, source: String, from: u64, to: u64| {
+            format!(
+                "    {what}: nhc trace --task {} --domain {} --model {} {source} --steps {from}-{to} --words\n",
                 r.task,
                 r.domain,
-                shell_word(&args.model),
-                shell_word(&input.to_string()),
-                b.from,
-                b.to
+                shell_word(&args.model)
+            )
+        };
+        let input = |i: &serde_json::Value| format!("--input {}", shell_word(&i.to_string()));
+        if let (Some(b), Some(i)) = (e.repeats.as_ref().and_then(|r| r.block.as_ref()), &e.trace_input) {
+            let what = format!(
+                "{} block, two periods at {} objects each presented {} times",
+                b.phase, b.objects, b.repeats
             );
+            out += &trace(what, input(i), b.from, b.to);
         }
-        if let (Some(b), Some(input)) = (e.proof.as_ref().and_then(|p| p.pass_block()), &e.trace_input) {
-            let _ = writeln!(
-                out,
-                "    passes {}–{} (two periods) at {} objects: nhc trace --task {} --domain {} --model {} --input {} --steps {}-{} --words",
-                b.first,
-                b.copies,
-                b.objects,
-                r.task,
-                r.domain,
-                shell_word(&args.model),
-                shell_word(&input.to_string()),
-                b.from,
-                b.to
-            );
+        if let (Some(b), Some(i)) = (e.proof.as_ref().and_then(|p| p.pass_block()), &e.trace_input) {
+            let what = format!("passes {}–{} (two periods) at {} objects", b.first, b.copies, b.objects);
+            out += &trace(what, input(i), b.from, b.to);
         }
         if let Some((n, blocks)) = e.proof.as_ref().filter(|p| p.below.is_none()).and_then(|p| p.blocks()) {
             for nhc_tasks::every_length::Block { phase, from, to } in blocks {
-                let _ = writeln!(
-                    out,
-                    "    {phase} block, two periods at {n} objects: nhc trace --task {} --domain {} --model {} --level {n} --steps {from}-{to} --words",
-                    r.task,
-                    r.domain,
-                    shell_word(&args.model)
+                out += &trace(
+                    format!("{phase} block, two periods at {n} objects"),
+                    format!("--level {n}"),
+                    from,
+                    to,
                 );
             }
         }

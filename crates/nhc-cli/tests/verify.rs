@@ -144,16 +144,12 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
     // read and word for word (only the locations differ).
     let rows = block_trace(&text)?;
     assert_eq!(rows.len(), 2 * 16, "{rows:?}");
-    let what = |row: &str| {
+    // The same read modes, data, operations, gates and words; the locations differ.
+    two_periods_alike(&rows, |row| {
         let fields: Vec<&str> = row.split_whitespace().collect();
         [&fields[3..4], &fields[5..]].concat().join(" ")
-    };
-    let (one, two) = rows.split_at(16);
-    assert_eq!(
-        one.iter().map(|r| what(r)).collect::<Vec<_>>(),
-        two.iter().map(|r| what(r)).collect::<Vec<_>>()
-    );
-    assert!(one.last().is_some_and(|r| r.contains(" M ")), "{one:?}");
+    });
+    assert!(rows[15].contains(" M "), "{rows:?}");
     let out = nhc(&[
         "verify",
         "--task",
@@ -174,14 +170,10 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         "{text}"
     );
     // The repeats' block: the second period does what the first did.
-    let rows = block_trace(&text)?;
-    let what = |row: &str| row.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
-    assert_eq!(rows.len() % 2, 0, "{rows:?}");
-    let (one, two) = rows.split_at(rows.len() / 2);
-    assert_eq!(
-        one.iter().map(|r| what(r)).collect::<Vec<_>>(),
-        two.iter().map(|r| what(r)).collect::<Vec<_>>()
-    );
+    // Everything but the step, the locations included.
+    two_periods_alike(&block_trace(&text)?, |row| {
+        row.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
+    });
     // duplicated's number of objects: any in 1–10 000, refused elsewhere.
     let out = nhc(&[
         "verify",
@@ -220,6 +212,13 @@ fn every_length_proves_copy_reverse_and_repeat_copy_and_says_why_not_elsewhere()
         "{text}"
     );
     Ok(())
+}
+
+/// The second half of a trace's rows does what the first did, as `what` sees a row.
+fn two_periods_alike(rows: &[String], what: impl Fn(&String) -> String) {
+    assert!(!rows.is_empty() && rows.len().is_multiple_of(2), "{rows:?}");
+    let (one, two) = rows.split_at(rows.len() / 2);
+    assert_eq!(one.iter().map(&what).collect::<Vec<_>>(), two.iter().map(&what).collect::<Vec<_>>());
 }
 
 /// Runs the `nhc trace` command of the first block line of a `--every-length` report; its step

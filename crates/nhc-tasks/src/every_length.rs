@@ -46,6 +46,8 @@ pub const MAX_STEPS: u64 = 400_000;
 const MAX_SEGMENTS: usize = 3_000;
 /// Largest block a run repeats.
 const MAX_BLOCK: usize = 8;
+/// Most objects [`Order::Repeats`] may have.
+const MAX_REPEATS_OBJECTS: u64 = 1 << 30;
 /// Largest modulus P the proof splits lengths into.
 const MAX_MODULUS: i64 = 1024;
 
@@ -448,12 +450,19 @@ impl Proof {
     }
 }
 
-/// What the proof needs of a config: the copy family's memory, one head each, no feedback.
+/// What the proof needs of a config (the copy family's memory, one head each, no feedback) and of
+/// an order ([`Order::Repeats`]: at most 2³⁰ objects).
 pub fn unsupported(config: &Config, order: Order) -> Option<String> {
     let signals = match order {
         Order::Repeats { .. } => 3,
         _ => 4,
     };
+    // Keeps every object's first step k·r (coefficients ≤ MAX_MODULUS) far from i64's limits.
+    if let Order::Repeats { objects } = order
+        && objects > MAX_REPEATS_OBJECTS
+    {
+        return Some(format!("{objects} objects: the proof takes at most {MAX_REPEATS_OBJECTS}"));
+    }
     let why = if config.write_heads != 1 || config.read_heads != 1 {
         "it has more than one write or read head"
     } else if config.links != Links::Tail {
@@ -579,12 +588,8 @@ pub struct RepeatsBlock {
 /// samples of level ℓ are such lists (ℓ repeats, at most ℓ objects), so `objects` = L covers
 /// every sample of levels 1..=L.
 pub fn prove_repeats(config: &Config, policy: &mut dyn Policy, objects: u64) -> Result<Repeats, Unproved> {
-    // Keeps every step's k·r (|coefficients| ≤ MAX_MODULUS) far from i64's limits.
-    if objects > 1 << 30 {
-        return Err(Unproved {
-            reason: format!("{objects} objects: at most 2^30 are proved"),
-            wrong_at: None,
-        });
+    if let Some(why) = unsupported(config, Order::Repeats { objects }) {
+        return Err(Unproved { reason: why, wrong_at: None });
     }
     let mut out = Repeats { objects, r0: 1, modulus: 1, steps: 0, block: None };
     for n in 1..=objects {
@@ -1817,6 +1822,7 @@ fn repeats_phase_of(t: Aff, r: Aff, block: u64, objects: u64, mut sign: impl FnM
     if block >= objects {
         return Phase::Output;
     }
+    // No overflow: `unsupported` bounds the objects, the modulus bounds r's coefficients.
     match r.times(block as i64).map(|start| sign(t.sub(start))) {
         Some(0) => Phase::First,
         _ => Phase::Inner,

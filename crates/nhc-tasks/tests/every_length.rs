@@ -264,16 +264,21 @@ fn a_word_that_creeps_past_a_threshold_is_not_proved() {
     assert!(e.reason.contains("no repeating block"), "{e}");
 }
 
+/// θ with uniform noise of width `scales[seed % len]` added to each entry (seeded).
+fn perturbed(p: &Params, seed: u64, scales: &[f32]) -> Params {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let scale = scales[seed as usize % scales.len()];
+    let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
+    Params::new(p.config().clone(), theta).expect("same layout")
+}
+
 #[test]
 fn perturbed_models_are_proved_only_where_they_are_right() {
     let mut proved = 0;
     for (path, name, order) in SHIPPED {
         let p = params(path, name);
         for seed in 0..6u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let scale = [0.01f32, 0.03, 0.1][seed as usize % 3];
-            let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
-            let q = Params::new(p.config().clone(), theta).expect("same layout");
+            let q = perturbed(&p, seed, &[0.01, 0.03, 0.1]);
             if let Ok(proof) = prove(q.config(), policy(&q).as_mut(), order) {
                 proved += 1;
                 // The proof speaks of lengths from n0 on; below, lengths are listed.
@@ -403,10 +408,7 @@ fn perturbed_repeat_copy_models_are_proved_only_where_they_are_right() {
     for path in PASSES {
         let p = params(path, "repeatCopy");
         for seed in 0..8u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let scale = [0.01f32, 0.03, 0.1, 0.3][seed as usize % 4];
-            let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
-            let q = Params::new(p.config().clone(), theta).expect("same layout");
+            let q = perturbed(&p, seed, &[0.01, 0.03, 0.1, 0.3]);
             let mut pol = policy(&q);
             match prove(q.config(), pol.as_mut(), Order::Passes) {
                 Ok(proof) => {
@@ -495,10 +497,7 @@ fn perturbed_duplicated_models_are_proved_only_where_they_are_right() {
     for path in REPEATS {
         let p = params(path, "duplicated");
         for seed in 0..8u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let scale = [0.01f32, 0.03, 0.1, 0.3][seed as usize % 4];
-            let theta: Vec<f32> = p.theta().iter().map(|x| x + scale * (rng.random::<f32>() - 0.5)).collect();
-            let q = Params::new(p.config().clone(), theta).expect("same layout");
+            let q = perturbed(&p, seed, &[0.01, 0.03, 0.1, 0.3]);
             let mut pol = policy(&q);
             match prove_repeats(q.config(), pol.as_mut(), 30) {
                 Ok(proof) => {
