@@ -298,7 +298,7 @@ fn short_config(more: &str) -> Result<(tempfile::TempDir, std::path::PathBuf), B
 /// finds everything done and changes nothing.
 #[test]
 fn sweep_trains_evaluates_and_skips_finished_runs() -> Result<(), Box<dyn std::error::Error>> {
-    let (dir, config) = short_config("check_level = 5\ncheck_samples = 20\n")?;
+    let (dir, config) = short_config("check_level = 5\ncheck_samples = 20\nmax_iterations = 3000\n")?;
     let out = dir.path().join("sweep");
     let args = [
         "sweep",
