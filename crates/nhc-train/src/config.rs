@@ -22,6 +22,10 @@ fn is_zero_count(x: &usize) -> bool {
     *x == 0
 }
 
+fn is_zero_iterations(x: &u64) -> bool {
+    *x == 0
+}
+
 /// When NES skips the update (MODEL §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -71,6 +75,11 @@ pub struct TrainConfig {
     pub restart: RestartTrigger,
     /// ... and which iterations it counts (the paper does not say; default learning iterations).
     pub restart_counts: Count,
+    /// Ours, beyond the paper: a lineage still on level 1 after this many learning iterations
+    /// restarts, whatever its patience count (it has solved nothing it would lose). 0, the
+    /// default: no such cap (docs/results/recipe.md, "Why lineages stall").
+    #[serde(skip_serializing_if = "is_zero_iterations")]
+    pub first_level_restart_after: u64,
     /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
@@ -243,6 +252,7 @@ impl Default for TrainConfig {
             restart_after: 2_000,
             restart: RestartTrigger::Stagnation,
             restart_counts: Count::Learning,
+            first_level_restart_after: 0,
             no_update_at: NoUpdateAt::MaxFitness,
             margin_update_is_learning: true,
             levels: 10,
@@ -599,7 +609,7 @@ impl TrainConfig {
     /// The counts and scales of the config, each with its upper bound: far beyond the paper's
     /// values, below what would exhaust memory or overflow θ (N(0, init_std²) must stay a finite
     /// f32). Field by field, so every name here is the field it reads.
-    pub fn bounded(&self) -> [(&'static str, f64, f64); 16] {
+    pub fn bounded(&self) -> [(&'static str, f64, f64); 17] {
         [
             ("batch", self.batch as f64, 100_000.0),
             ("population", self.population as f64, 10_000.0),
@@ -607,6 +617,7 @@ impl TrainConfig {
             ("population_max", self.population_max as f64, 10_000.0),
             ("max_iterations", self.max_iterations as f64, 1e9),
             ("restart_after", self.restart_after as f64, 1e9),
+            ("first_level_restart_after", self.first_level_restart_after as f64, 1e9),
             ("perfect_to_solve", self.perfect_to_solve as f64, 1e9),
             ("perfect_to_solve_after_learning", self.perfect_to_solve_after_learning as f64, 1e9),
             ("bad_memories", self.bad_memories as f64, 1_000_000.0),

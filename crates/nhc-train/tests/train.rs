@@ -525,3 +525,22 @@ fn restarts_grow_the_population_up_to_its_cap() {
     let (again, _) = run(config, 1, 2_000);
     assert_eq!(bits(t.theta()), bits(again.theta()));
 }
+
+/// `first_level_restart_after`: a lineage still on level 1 after that many learning iterations
+/// restarts, with the paper's patience far away; one past level 1 goes on learning beyond it.
+#[test]
+fn a_lineage_stuck_on_level_one_restarts_after_its_cap() {
+    let config = TrainConfig { levels: 4, first_level_restart_after: 20, ..quick() };
+    let (t, logs) = run(config.clone(), 1, 3_000);
+    assert_consistent(&logs);
+    let ended = &t.state().curriculum.ended_lineages;
+    assert!(!ended.is_empty(), "no lineage needed 20 learning iterations on level 1");
+    for l in ended {
+        assert_eq!((l.level, l.learning_iterations, l.ending), (1, 20, Ending::Restart), "{l:?}");
+    }
+    assert!(t.state().curriculum.level > 1 && t.state().current_learning() > 20, "{:?}", t.summary());
+    let (again, _) = run(config, 1, 3_000);
+    assert_eq!(bits(t.theta()), bits(again.theta()));
+    let paper = run(quick(), 1, 3_000).0;
+    assert!(paper.state().curriculum.ended_lineages.is_empty(), "the paper's patience restarts nothing here");
+}

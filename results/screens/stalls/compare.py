@@ -18,6 +18,7 @@ SCREENS = [
     ("sort_train_shapes.jsonl", "sort, half the training samples of any shape (configs/recipe_sort_train_shapes_screen.toml)"),
     ("arithmetic_deep05.jsonl", "arithmetic, half the training samples of a deep shape (configs/recipe_arithmetic_deep_screen.toml)"),
     ("arithmetic_deep025.jsonl", "arithmetic, a quarter of the training samples of a deep shape (configs/recipe_arithmetic_deep025_screen.toml)"),
+    ("sort_first_level.jsonl", "sort, a cap of 1 000 learning iterations on level 1 (configs/recipe_sort_first_level_screen.toml; entered the recipe)"),
 ]
 
 

@@ -5,6 +5,9 @@
     python3 stalls.py paths OUT.json TASK          # each lineage's learning iterations per level
     python3 stalls.py offspring RUN                # each lineage on the level it ended on: θ and its offspring
     python3 stalls.py simulate OUT.json            # lineages drawn from OUT.json: restarts, K in parallel, patience
+    python3 stalls.py first-level OUT.json         # the same, with a cap on level 1 (`first_level_restart_after`)
+    python3 stalls.py early RUNS K                 # each level's state where the patience count reaches K:
+        # the levels a restart ended against those the lineage went on to pass
     python3 stalls.py continue RUN OUT N [key=value ...] [--fresh-noise] [--clear-bad]
         # a copy of the stalled run RUN continued N more learning iterations with settings changed
     python3 stalls.py at-level RUNS TASK L UP_TO OUT
@@ -176,6 +179,75 @@ def simulate(path):
             print(f"  {k} at a time, patience {patience}: {1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]:.0f}")
 
 
+def first_level(path):
+    """Runs drawn as in `simulate`, one lineage at a time, patience 2 000, with a lineage still on
+    level 1 after `cap` learning iterations restarted there (cost `cap`, not finished)."""
+    pools = lineages(json.loads(Path(path).read_text()))
+
+    def cost(lineage, cap):
+        finished, learn, maxpat, _ = lineage
+        if learn[0] > cap:
+            return False, cap
+        spent = 0
+        for n, p in zip(learn, maxpat):
+            if p >= 2000:
+                return False, spent + (n - p) + 2000
+            spent += n
+        return finished, spent
+
+    print("task, cap on level 1: runs unfinished within 20 000 learning iterations, median learning iterations (20 000 draws)")
+    for task, pool in sorted(pools.items()):
+        for cap in [300, 500, 700, 1000, 1100, 1500, 2500, None]:
+            rng = random.Random(1)
+            res = []
+            for _ in range(20000):
+                t, done = 0, None
+                while t < 20000 and done is None:
+                    ok, c = cost(rng.choice(pool), cap or 10**9)
+                    if ok:
+                        done = t + c if t + c <= 20000 else -1
+                    t += c
+                res.append(done if done and done > 0 else None)
+            ok = sorted(r for r in res if r is not None)
+            print(f"  {task}, cap {cap or 'none'}: {1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]}")
+
+
+def early(runs, k):
+    """Each (lineage, level) whose patience count (learning iterations since θ's batch fitness
+    last beat its best on the level) reaches `k`, at that iteration: failed samples a batch and
+    the share of iterations whose best offspring beat θ, both over the last `k`; the levels a
+    restart ended against the levels the lineage went on to pass. Quartiles of each."""
+    kinds = collections.defaultdict(lambda: collections.defaultdict(list))
+    for path in sorted(glob.glob(f"{runs}/*/metrics.jsonl")):
+        rows, lineage, restarts, level, window, best, pat, seen = [], 0, 0, None, [], None, 0, False
+        for d in metrics(Path(path).parent):
+            if d["restarts"] != restarts:
+                rows.append(("restarted", seen))
+                lineage, restarts, level, seen = lineage + 1, d["restarts"], None, False
+                continue
+            if d["level"] != level:
+                if level is not None:
+                    rows.append(("passed", seen))
+                level, window, best, pat, seen = d["level"], [], None, 0, False
+            if d["update"] not in ("mistake", "margin"):
+                continue
+            window = (window + [d])[-k:]
+            f = d["fitness_raw"]
+            best, pat = (f, 0) if best is None or f > best else (best, pat + 1)
+            if pat == k and not seen:
+                seen = dict(failed=sum(x["failed"] for x in window) / k,
+                            beat=sum(x["best_offspring"] > x["fitness_raw"] for x in window) / k)
+        for kind, f in rows:
+            if f:
+                for key, v in f.items():
+                    kinds[kind][key].append(v)
+    for kind, fs in kinds.items():
+        n = len(next(iter(fs.values())))
+        print(f"{kind} ({n} levels):", "; ".join(
+            f"{key} " + " / ".join(f"{sorted(v)[int(q * (len(v) - 1))]:.2f}" for q in (0, .25, .5, .75, 1))
+            for key, v in fs.items()))
+
+
 def write_checkpoint(run, state, seconds):
     text, sec = json.dumps(state, separators=(",", ":")), json.dumps(seconds)
     digest = hashlib.sha256((text + "\n" + sec).encode()).hexdigest()
@@ -271,6 +343,10 @@ def main():
         offspring(*rest)
     elif cmd == "simulate" and len(rest) == 1:
         simulate(*rest)
+    elif cmd == "first-level" and len(rest) == 1:
+        first_level(*rest)
+    elif cmd == "early" and len(rest) == 2:
+        early(rest[0], int(rest[1]))
     elif cmd == "continue" and len(rest) >= 3:
         changes = {}
         for kv in rest[3:]:
