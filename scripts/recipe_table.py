@@ -169,7 +169,8 @@ def fmt(x):
 ROW = "nhc sweep --tasks all --recipe --runs 15 --out runs/recipe"
 # The held-out confirmations (docs/DESIGN.md, "Training seeds"), in the order they ran: each
 # range's recipe sweep is results/recipe/heldout_FIRST.jsonl, its protocol results/full_FIRST.jsonl.
-HELDOUT = [(101, 115, "the first confirmation"), (116, 130, "the second confirmation")]
+HELDOUT = [(101, 115, "the first confirmation"), (116, 130, "the second confirmation"),
+           (131, 145, "the third confirmation, after sort's cap on level 1")]
 TEST_LEVELS = ("100", "500", "1000")
 
 
@@ -264,32 +265,33 @@ def row_table(out, name="row", protocol_name="protocol", notes=True):
         out += [f"Not run yet: `{ROW}`.", ""]
         return
     protocol = records(protocol_name)
+    ratio = lambda a, b: "–" if a is None or not b else f"{a / b:.2f}"
     paper, paper_li = paper_perfect()
     out.append("| task | perfect: the paper | perfect: protocol | perfect: recipe | recipe: finished | recipe: right on every listed input (verified; sampled) | learning iterations, median: the paper · protocol · recipe | model steps, median: recipe ÷ protocol | wall time, median: recipe ÷ protocol | model steps a second, median: recipe ÷ protocol |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     totals = [0, 0, 0, 0, 0, 0, 0]
     for task in TASKS:
         r = [x for x in lines if x["summary"]["task"] == task]
-        p = [x for x in protocol if x["summary"]["task"] == task]
+        p = [x for x in protocol or [] if x["summary"]["task"] == task]
         if not r:
             continue
         perf = sum(map(perfect, r))
-        pperf = sum(map(perfect, p))
+        pperf = sum(map(perfect, p)) if protocol is not None else "–"
         fin = sum(1 for x in r if x["summary"]["outcome"] == "solved")
         v = [verified(x) for x in r]
         yes, sampled = v.count("yes"), v.count("sampled")
         li = lambda xs: median([x["summary"]["learning_iterations"] for x in xs])
-        steps = median([x["summary"]["steps"] for x in r]) / median([x["summary"]["steps"] for x in p])
-        wall = median([x["summary"]["wall_seconds"] for x in r]) / median([x["summary"]["wall_seconds"] for x in p])
-        rate = median([x["summary"]["steps_per_second"] for x in r]) / median([x["summary"]["steps_per_second"] for x in p])
+        steps, wall, rate = (ratio(median([x["summary"][k] for x in r]), median([x["summary"][k] for x in p]))
+                             for k in ("steps", "wall_seconds", "steps_per_second"))
         beyond = sum(1 for x in r if (x.get("verify") or {}).get("outcome", "").endswith("wrong beyond"))
         right = f"{yes}" + (f" ({sampled} sampled)" if sampled else "") + (f", {beyond} wrong beyond" if beyond else "")
-        out.append(f"| {task} | {paper[task]} | {pperf} | {perf} | {fin} | {right} | {paper_li[task]} · {fmt(li(p))} · {fmt(li(r))} | {steps:.2f} | {wall:.2f} | {rate:.2f} |")
+        out.append(f"| {task} | {paper[task]} | {pperf} | {perf} | {fin} | {right} | {paper_li[task]} · {fmt(li(p))} · {fmt(li(r))} | {steps} | {wall} | {rate} |")
         for k, x in enumerate([paper[task], pperf, perf, fin, yes, sampled, len(r)]):
-            totals[k] += x
+            totals[k] = "–" if "–" in (x, totals[k]) else totals[k] + x
     total = lambda xs, k: sum(x["summary"][k] for x in xs)
     out.append(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]}** | **{totals[3]}** | **{totals[4]}** ({totals[5]} sampled) | | "
-               f"{total(lines, 'steps') / total(protocol, 'steps'):.2f} (sums) | {total(lines, 'wall_seconds') / total(protocol, 'wall_seconds'):.2f} (sums) | |")
+               f"{ratio(total(lines, 'steps'), total(protocol or [], 'steps'))} (sums) | "
+               f"{ratio(total(lines, 'wall_seconds'), total(protocol or [], 'wall_seconds'))} (sums) | |")
     out.append("")
     missed = missed_runs(lines, protocol)
     first = records("row1") if notes else None
@@ -429,7 +431,10 @@ def main():
                 f"--out runs/protocol-{first}`, results/full_{first}.jsonl, verified the same way). Columns as in the "
                 "tuning seeds' table below; *wrong beyond*: verified to the bound, wrong on a sample beyond it (to 1 000; "
                 "records verified since `nhc verify` samples beyond its bounds).", ""]
-        if records(f"heldout_{first}") is not None and records(f"protocol_{first}") is not None:
+        if records(f"heldout_{first}") is not None:
+            if records(f"protocol_{first}") is None:
+                out += [f"The protocol on these seeds is not run yet (`nhc sweep --tasks all --seeds {first}-{last} "
+                        f"--out runs/protocol-{first}`): its columns are empty.", ""]
             row_table(out, f"heldout_{first}", f"protocol_{first}", notes=False)
         else:
             out += [f"Not run yet: `{sweep}`.", ""]
