@@ -423,19 +423,19 @@ def main():
            ]
     for first, last, title in HELDOUT:
         sweep = f"nhc sweep --tasks all --recipe --seeds {first}-{last} --out runs/recipe-{first}"
+        has_protocol = records(f"protocol_{first}") is not None
         out += [f"## The recipe's row on held-out seeds {first}–{last} ({title})", "",
                 f"`{sweep}`, then `python3 scripts/verify_runs.py results/recipe/heldout_{first}.jsonl --runs "
                 f"runs/recipe-{first}`: the recipe of configs/recipe.toml as it stands, on a seed range no screen and "
                 "no earlier confirmation used (docs/DESIGN.md, \"Training seeds: tuning and held-out ranges\"), run "
                 f"once. Beside it the paper's protocol on the same seeds (`nhc sweep --tasks all --seeds {first}-{last} "
                 f"--out runs/protocol-{first}`, "
-                + (f"results/full_{first}.jsonl, verified the same way" if records(f"protocol_{first}") is not None
-                   else "not run yet")
+                + (f"results/full_{first}.jsonl, verified the same way" if has_protocol else "not run yet")
                 + "). Columns as in the "
                 "tuning seeds' table below; *wrong beyond*: verified to the bound, wrong on a sample beyond it (to 1 000; "
                 "records verified since `nhc verify` samples beyond its bounds).", ""]
         if records(f"heldout_{first}") is not None:
-            if records(f"protocol_{first}") is None:
+            if not has_protocol:
                 out += ["The protocol on these seeds is not run yet: its columns are empty.", ""]
             row_table(out, f"heldout_{first}", f"protocol_{first}", notes=False)
         else:

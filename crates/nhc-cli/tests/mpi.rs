@@ -52,7 +52,7 @@ fn result(dir: &Path) -> (Value, Vec<Value>) {
 }
 
 /// A run with two restarts (after 300 learning iterations without progress) that then solves
-/// every level, perfect iterations included: about 7 s on one thread here, so the first
+/// every level, perfect iterations included: several seconds (6.6 s measured here), so the first
 /// checkpoint, written at least 1 s after the start, comes well before the end and `interrupted`
 /// stops a run under way. The config sits beside `out`.
 fn train_args(out: &Path) -> Vec<String> {
