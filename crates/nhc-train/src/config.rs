@@ -26,6 +26,10 @@ fn is_zero_iterations(x: &u64) -> bool {
     *x == 0
 }
 
+fn is_first_level(x: &usize) -> bool {
+    *x == 1
+}
+
 /// When NES skips the update (MODEL §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -75,11 +79,14 @@ pub struct TrainConfig {
     pub restart: RestartTrigger,
     /// ... and which iterations it counts (the paper does not say; default learning iterations).
     pub restart_counts: Count,
-    /// Ours, beyond the paper: a lineage still on level 1 after this many learning iterations
-    /// restarts, whatever its patience count (it has solved nothing it would lose). 0, the
-    /// default: no such cap (docs/results/recipe.md, "Why lineages stall").
-    #[serde(skip_serializing_if = "is_zero_iterations")]
-    pub first_level_restart_after: u64,
+    /// Ours, beyond the paper: a lineage still on level [`deadline_level`](Self::deadline_level)
+    /// or below after this many learning iterations restarts, whatever its patience count. 0,
+    /// the default: no deadline (docs/results/recipe.md, "Why lineages stall").
+    #[serde(skip_serializing_if = "is_zero_iterations", alias = "first_level_restart_after")]
+    pub deadline: u64,
+    /// The level a lineage must have passed by its [`deadline`](Self::deadline) (default 1).
+    #[serde(skip_serializing_if = "is_first_level")]
+    pub deadline_level: usize,
     /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
     /// sample is solved, margins ignored (our earlier reading).
     pub no_update_at: NoUpdateAt,
@@ -252,7 +259,8 @@ impl Default for TrainConfig {
             restart_after: 2_000,
             restart: RestartTrigger::Stagnation,
             restart_counts: Count::Learning,
-            first_level_restart_after: 0,
+            deadline: 0,
+            deadline_level: 1,
             no_update_at: NoUpdateAt::MaxFitness,
             margin_update_is_learning: true,
             levels: 10,
@@ -315,6 +323,8 @@ pub enum ConfigError {
     RestartAfter,
     #[error("levels must be at least 1")]
     Levels,
+    #[error("deadline_level must be a curriculum level, 1 to {levels}, got {got}")]
+    DeadlineLevel { got: usize, levels: usize },
     #[error("perfect_to_solve and perfect_to_solve_after_learning must be at least 1")]
     PerfectToSolve,
     #[error("share_{name} must be in [0, 1], got {value:?}")]
@@ -523,6 +533,9 @@ impl TrainConfig {
         if self.levels < 1 {
             return Err(E::Levels);
         }
+        if !(1..=self.levels).contains(&self.deadline_level) {
+            return Err(E::DeadlineLevel { got: self.deadline_level, levels: self.levels });
+        }
         if self.perfect_to_solve < 1 || self.perfect_to_solve_after_learning < 1 {
             return Err(E::PerfectToSolve);
         }
@@ -617,7 +630,7 @@ impl TrainConfig {
             ("population_max", self.population_max as f64, 10_000.0),
             ("max_iterations", self.max_iterations as f64, 1e9),
             ("restart_after", self.restart_after as f64, 1e9),
-            ("first_level_restart_after", self.first_level_restart_after as f64, 1e9),
+            ("deadline", self.deadline as f64, 1e9),
             ("perfect_to_solve", self.perfect_to_solve as f64, 1e9),
             ("perfect_to_solve_after_learning", self.perfect_to_solve_after_learning as f64, 1e9),
             ("bad_memories", self.bad_memories as f64, 1_000_000.0),
@@ -929,6 +942,17 @@ mod tests {
     #[test]
     fn levels_at_least_one() {
         assert_eq!(with(|c| c.levels = 0), Err(ConfigError::Levels));
+    }
+    #[test]
+    fn deadline_level_is_a_curriculum_level() {
+        assert_eq!(with(|c| c.deadline_level = 0), Err(ConfigError::DeadlineLevel { got: 0, levels: 10 }));
+        assert_eq!(with(|c| c.deadline_level = 11), Err(ConfigError::DeadlineLevel { got: 11, levels: 10 }));
+        assert_eq!(with(|c| c.deadline_level = 10), Ok(()));
+    }
+    #[test]
+    fn the_level_one_cap_reads_as_a_deadline() {
+        let c = TrainConfig::from_toml("first_level_restart_after = 1000").expect("old name");
+        assert_eq!((c.deadline, c.deadline_level), (1000, 1));
     }
     #[test]
     fn perfect_counts_at_least_one() {

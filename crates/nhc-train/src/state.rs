@@ -54,13 +54,15 @@ pub struct TrainState {
 
 impl TrainState {
     /// Whether the run is due to restart for lack of progress: stuck on one level for
-    /// `restart_after` iterations by the config's trigger, or still on level 1 after
-    /// `first_level_restart_after` learning iterations (a failed generalization check restarts
-    /// it too; the trainer decides that when it runs the check).
+    /// `restart_after` iterations by the config's trigger, or still on level `deadline_level` or
+    /// below after `deadline` learning iterations (a failed generalization check restarts it too;
+    /// the trainer decides that when it runs the check).
     pub fn due_to_restart(&self) -> bool {
-        let cap = self.config.first_level_restart_after;
+        let deadline = self.config.deadline;
         self.curriculum.should_restart(&self.config)
-            || (cap > 0 && self.curriculum.level == 1 && self.current_learning() >= cap)
+            || (deadline > 0
+                && self.curriculum.level <= self.config.deadline_level
+                && self.current_learning() >= deadline)
     }
 
     /// Whether the run's config can have produced this state (a checkpoint is refused otherwise):

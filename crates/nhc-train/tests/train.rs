@@ -526,21 +526,30 @@ fn restarts_grow_the_population_up_to_its_cap() {
     assert_eq!(bits(t.theta()), bits(again.theta()));
 }
 
-/// `first_level_restart_after`: a lineage still on level 1 after that many learning iterations
-/// restarts, with the paper's patience far away; one past level 1 goes on learning beyond it.
+/// `deadline`: a lineage still on level `deadline_level` or below after that many learning
+/// iterations restarts, with the paper's patience far away; one past that level goes on learning
+/// beyond it.
 #[test]
-fn a_lineage_stuck_on_level_one_restarts_after_its_cap() {
-    let config = TrainConfig { levels: 4, first_level_restart_after: 20, ..quick() };
-    let (t, logs) = run(config.clone(), 1, 3_000);
-    assert_consistent(&logs);
-    let ended = &t.state().curriculum.ended_lineages;
-    assert!(!ended.is_empty(), "no lineage needed 20 learning iterations on level 1");
-    for l in ended {
-        assert_eq!((l.level, l.learning_iterations, l.ending), (1, 20, Ending::Restart), "{l:?}");
+fn a_lineage_stuck_before_its_deadline_level_restarts_at_the_deadline() {
+    for (deadline_level, deadline) in [(1, 20), (2, 110)] {
+        let config = TrainConfig { levels: 4, deadline, deadline_level, ..quick() };
+        let (t, logs) = run(config.clone(), 1, 3_000);
+        assert_consistent(&logs);
+        let ended = &t.state().curriculum.ended_lineages;
+        assert!(
+            !ended.is_empty(),
+            "no lineage needed {deadline} learning iterations to pass level {deadline_level}"
+        );
+        for l in ended {
+            assert!(l.level <= deadline_level, "{l:?}");
+            assert_eq!((l.learning_iterations, l.ending), (deadline, Ending::Restart), "{l:?}");
+        }
+        assert!(ended.iter().any(|l| l.level == deadline_level), "{ended:?}");
+        let s = t.state();
+        assert!(s.curriculum.level > deadline_level && s.current_learning() > deadline, "{:?}", t.summary());
+        let (again, _) = run(config, 1, 3_000);
+        assert_eq!(bits(t.theta()), bits(again.theta()));
     }
-    assert!(t.state().curriculum.level > 1 && t.state().current_learning() > 20, "{:?}", t.summary());
-    let (again, _) = run(config, 1, 3_000);
-    assert_eq!(bits(t.theta()), bits(again.theta()));
     let paper = run(quick(), 1, 3_000).0;
     assert!(paper.state().curriculum.ended_lineages.is_empty(), "the paper's patience restarts nothing here");
 }

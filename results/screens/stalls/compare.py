@@ -19,6 +19,8 @@ SCREENS = [
     ("arithmetic_deep05.jsonl", "arithmetic, half the training samples of a deep shape (configs/recipe_arithmetic_deep_screen.toml)"),
     ("arithmetic_deep025.jsonl", "arithmetic, a quarter of the training samples of a deep shape (configs/recipe_arithmetic_deep025_screen.toml)"),
     ("sort_first_level.jsonl", "sort, a cap of 1 000 learning iterations on level 1 (configs/recipe_sort_first_level_screen.toml; entered the recipe)"),
+    ("arithmetic_deadline1000.jsonl", "arithmetic, a deadline of 1 000 learning iterations on level 5 (configs/recipe_arithmetic_deadline1000_screen.toml)"),
+    ("arithmetic_deadline300.jsonl", "arithmetic, a deadline of 300 learning iterations on level 5 (configs/recipe_arithmetic_deadline300_screen.toml)"),
 ]
 
 

@@ -5,7 +5,8 @@
     python3 stalls.py paths OUT.json TASK          # each lineage's learning iterations per level
     python3 stalls.py offspring RUN                # each lineage on the level it ended on: θ and its offspring
     python3 stalls.py simulate OUT.json            # lineages drawn from OUT.json: restarts, K in parallel, patience
-    python3 stalls.py first-level OUT.json         # the same, with a cap on level 1 (`first_level_restart_after`)
+    python3 stalls.py deadline OUT.json            # the same, with a deadline: a lineage still on level L or
+        # below after N learning iterations restarts (`deadline = N`, `deadline_level = L`)
     python3 stalls.py early RUNS K                 # each level's state where the patience count reaches K:
         # the levels a restart ended against those the lineage went on to pass
     python3 stalls.py continue RUN OUT N [key=value ...] [--fresh-noise] [--clear-bad]
@@ -179,37 +180,43 @@ def simulate(path):
             print(f"  {k} at a time, patience {patience}: {1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]:.0f}")
 
 
-def first_level(path):
+def deadline(path):
     """Runs drawn as in `simulate`, one lineage at a time, patience 2 000, with a lineage still on
-    level 1 after `cap` learning iterations restarted there (cost `cap`, not finished)."""
+    level L or below after N learning iterations restarted there (cost N, not finished): the
+    config's `deadline = N`, `deadline_level = L`."""
     pools = lineages(json.loads(Path(path).read_text()))
 
-    def cost(lineage, cap):
+    def cost(lineage, level, cap):
         finished, learn, maxpat, _ = lineage
-        if learn[0] > cap:
-            return False, cap
         spent = 0
-        for n, p in zip(learn, maxpat):
+        for k, (n, p) in enumerate(zip(learn, maxpat), start=1):
+            end = n - p + 2000 if p >= 2000 else n
+            if k <= level and spent + end > cap:
+                return False, cap
             if p >= 2000:
-                return False, spent + (n - p) + 2000
+                return False, spent + end
             spent += n
         return finished, spent
 
-    print("task, cap on level 1: runs unfinished within 20 000 learning iterations, median learning iterations (20 000 draws)")
+    print("task, deadline level L, deadline N: lineages that finish; runs unfinished within 20 000 learning iterations, "
+          "median learning iterations (20 000 draws)")
     for task, pool in sorted(pools.items()):
-        for cap in [300, 500, 700, 1000, 1100, 1500, 2500, None]:
-            rng = random.Random(1)
-            res = []
-            for _ in range(20000):
-                t, done = 0, None
-                while t < 20000 and done is None:
-                    ok, c = cost(rng.choice(pool), cap or 10**9)
-                    if ok:
-                        done = t + c if t + c <= 20000 else -1
-                    t += c
-                res.append(done if done and done > 0 else None)
-            ok = sorted(r for r in res if r is not None)
-            print(f"  {task}, cap {cap or 'none'}: {1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]}")
+        for level in range(1, 6):
+            for cap in [300, 500, 700, 1000, 1500, 2000, 3000, None]:
+                rng = random.Random(1)
+                res = []
+                for _ in range(20000):
+                    t, done = 0, None
+                    while t < 20000 and done is None:
+                        ok, c = cost(rng.choice(pool), level, cap or 10**9)
+                        if ok:
+                            done = t + c if t + c <= 20000 else -1
+                        t += c
+                    res.append(done if done and done > 0 else None)
+                ok = sorted(r for r in res if r is not None)
+                fin = sum(cost(x, level, cap or 10**9)[0] for x in pool)
+                print(f"  {task}, L {level}, N {cap or 'none'}: {fin} of {len(pool)} lineages finish; "
+                      f"{1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]}")
 
 
 def early(runs, k):
@@ -343,8 +350,8 @@ def main():
         offspring(*rest)
     elif cmd == "simulate" and len(rest) == 1:
         simulate(*rest)
-    elif cmd == "first-level" and len(rest) == 1:
-        first_level(*rest)
+    elif cmd == "deadline" and len(rest) == 1:
+        deadline(*rest)
     elif cmd == "early" and len(rest) == 2:
         early(rest[0], int(rest[1]))
     elif cmd == "continue" and len(rest) >= 3:
