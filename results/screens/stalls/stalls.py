@@ -7,6 +7,8 @@
     python3 stalls.py simulate OUT.json            # lineages drawn from OUT.json: restarts, K in parallel, patience
     python3 stalls.py deadline OUT.json            # the same, with a deadline: a lineage still on level L or
         # below after N learning iterations restarts (`deadline = N`, `deadline_level = L`)
+    python3 stalls.py rates TASK RECORDS...         # from sweep records: the rate at which a lineage finishes
+        # within N learning iterations, and the runs a deadline of N would leave unfinished
     python3 stalls.py early RUNS K                 # each level's state where the patience count reaches K:
         # the levels a restart ended against those the lineage went on to pass
     python3 stalls.py continue RUN OUT N [key=value ...] [--fresh-noise] [--clear-bad]
@@ -219,6 +221,24 @@ def deadline(path):
                       f"{1 - len(ok) / len(res):.1%} unfinished, median {ok[len(ok) // 2]}")
 
 
+def rates(task, paths):
+    """From sweep records (their summaries' lineages): the rate p at which a lineage of `task`
+    finishes within N learning iterations, and the runs a deadline of N leaves unfinished if each
+    of its 20 000 / N tries finishes with that rate."""
+    n, finished = 0, []
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            s = json.loads(line)["summary"]
+            if s["task"] == task:
+                n += len(s["lineages"])
+                finished += [x["learning_iterations"] for x in s["lineages"] if x["ending"] == "finished"]
+    finished.sort()
+    print(f"{task}: {n} lineages, {len(finished)} finished, median {finished[len(finished) // 2]} learning iterations")
+    for cap in [200, 300, 500, 700, 1000]:
+        p = sum(f <= cap for f in finished) / n
+        print(f"  N {cap}: p = {p:.3f}, unfinished runs (1 - p)^(20000 / N) = {(1 - p) ** (20000 / cap):.1%}")
+
+
 def early(runs, k):
     """Each (lineage, level) whose patience count (learning iterations since θ's batch fitness
     last beat its best on the level) reaches `k`, at that iteration: failed samples a batch and
@@ -352,6 +372,8 @@ def main():
         simulate(*rest)
     elif cmd == "deadline" and len(rest) == 1:
         deadline(*rest)
+    elif cmd == "rates" and len(rest) >= 2:
+        rates(rest[0], rest[1:])
     elif cmd == "early" and len(rest) == 2:
         early(rest[0], int(rest[1]))
     elif cmd == "continue" and len(rest) >= 3:
