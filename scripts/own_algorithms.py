@@ -57,9 +57,19 @@ def run_dir(out, name, variant, seed):
     return Path(out) / f"{name}-{variant}-{seed}"
 
 
-def train(args):
+def trained(algorithm, d, seed, variant="nhc", recipe=False, config=None):
+    """The model of run directory `d`: loaded when trained, resumed from its checkpoint, else
+    trained from scratch."""
     import nhc
 
+    if (d / "model.json").exists():
+        return nhc.load(d / "model.json", algorithm=algorithm)
+    if (d / "checkpoint.json").exists():
+        return nhc.resume(d, algorithm=algorithm)
+    return nhc.train(algorithm, seed=seed, out=d, variant=variant, recipe=recipe, config=config)
+
+
+def train(args):
     for name in args.algorithms:
         algorithm = declaration(name)
         for variant in args.variants:
@@ -67,12 +77,7 @@ def train(args):
                 d = run_dir(args.out, name, variant, seed)
                 if (d / "eval.json").exists():
                     continue
-                if (d / "model.json").exists():
-                    model = nhc.load(d / "model.json", algorithm=algorithm)
-                elif (d / "checkpoint.json").exists():
-                    model = nhc.resume(d, algorithm=algorithm)
-                else:
-                    model = nhc.train(algorithm, seed=seed, out=d, variant=variant, recipe=args.recipe)
+                model = trained(algorithm, d, seed, variant=variant, recipe=args.recipe)
                 summary = json.loads((d / "summary.json").read_text())
                 tests = {}
                 for level in TEST_LEVELS:

@@ -23,7 +23,6 @@ sys.path.insert(0, str(ROOT / "scripts"))
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    import nhc
     import own_algorithms
 
     out, records = Path(sys.argv[1]), Path(sys.argv[2])
@@ -33,12 +32,7 @@ def main():
         d = out / f"brackets-{seed}"
         if (d / "eval.json").exists():
             continue
-        if (d / "model.json").exists():
-            model = nhc.load(d / "model.json", algorithm=algorithm)
-        elif (d / "checkpoint.json").exists():
-            model = nhc.resume(d, algorithm=algorithm)
-        else:
-            model = nhc.train(algorithm, seed=seed, out=d, recipe=True, config=config or None)
+        model = own_algorithms.trained(algorithm, d, seed, recipe=True, config=config or None)
         solved = model.evaluate(10, samples=50, seed=1000)["solved"]
         evaluation = {"10": {"solved": solved, "samples": 50}}
         (d / "eval.json").write_text(json.dumps(evaluation) + "\n")
