@@ -170,7 +170,8 @@ ROW = "nhc sweep --tasks all --recipe --runs 15 --out runs/recipe"
 # The held-out confirmations (docs/DESIGN.md, "Training seeds"), in the order they ran: each
 # range's recipe sweep is results/recipe/heldout_FIRST.jsonl, its protocol results/full_FIRST.jsonl.
 HELDOUT = [(101, 115, "the first confirmation"), (116, 130, "the second confirmation"),
-           (131, 145, "the third confirmation, after sort's cap on level 1")]
+           (131, 145, "the third confirmation, after sort's cap on level 1"),
+           (146, 160, "the fourth confirmation, after arithmetic's deadline")]
 TEST_LEVELS = ("100", "500", "1000")
 
 
