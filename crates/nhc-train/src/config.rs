@@ -84,7 +84,8 @@ pub struct TrainConfig {
     /// the default: no deadline (docs/results/recipe.md, "Why lineages stall").
     #[serde(skip_serializing_if = "is_zero_iterations", alias = "first_level_restart_after")]
     pub deadline: u64,
-    /// The level a lineage must have passed by its [`deadline`](Self::deadline) (default 1).
+    /// The level a lineage must have passed by its [`deadline`](Self::deadline) (default 1; one
+    /// above the curriculum's levels covers all of them).
     #[serde(skip_serializing_if = "is_first_level")]
     pub deadline_level: usize,
     /// When θ is left alone (MODEL §6): at maximum fitness (paper, the default), or as soon as every
@@ -323,8 +324,8 @@ pub enum ConfigError {
     RestartAfter,
     #[error("levels must be at least 1")]
     Levels,
-    #[error("deadline_level must be a curriculum level, 1 to {levels}, got {got}")]
-    DeadlineLevel { got: usize, levels: usize },
+    #[error("deadline_level must be at least 1 (a level above the curriculum's covers all of it)")]
+    DeadlineLevel,
     #[error("perfect_to_solve and perfect_to_solve_after_learning must be at least 1")]
     PerfectToSolve,
     #[error("share_{name} must be in [0, 1], got {value:?}")]
@@ -533,8 +534,8 @@ impl TrainConfig {
         if self.levels < 1 {
             return Err(E::Levels);
         }
-        if !(1..=self.levels).contains(&self.deadline_level) {
-            return Err(E::DeadlineLevel { got: self.deadline_level, levels: self.levels });
+        if self.deadline_level < 1 {
+            return Err(E::DeadlineLevel);
         }
         if self.perfect_to_solve < 1 || self.perfect_to_solve_after_learning < 1 {
             return Err(E::PerfectToSolve);
@@ -622,7 +623,7 @@ impl TrainConfig {
     /// The counts and scales of the config, each with its upper bound: far beyond the paper's
     /// values, below what would exhaust memory or overflow θ (N(0, init_std²) must stay a finite
     /// f32). Field by field, so every name here is the field it reads.
-    pub fn bounded(&self) -> [(&'static str, f64, f64); 17] {
+    pub fn bounded(&self) -> [(&'static str, f64, f64); 18] {
         [
             ("batch", self.batch as f64, 100_000.0),
             ("population", self.population as f64, 10_000.0),
@@ -631,6 +632,7 @@ impl TrainConfig {
             ("max_iterations", self.max_iterations as f64, 1e9),
             ("restart_after", self.restart_after as f64, 1e9),
             ("deadline", self.deadline as f64, 1e9),
+            ("deadline_level", self.deadline_level as f64, 1e9),
             ("perfect_to_solve", self.perfect_to_solve as f64, 1e9),
             ("perfect_to_solve_after_learning", self.perfect_to_solve_after_learning as f64, 1e9),
             ("bad_memories", self.bad_memories as f64, 1_000_000.0),
@@ -944,10 +946,10 @@ mod tests {
         assert_eq!(with(|c| c.levels = 0), Err(ConfigError::Levels));
     }
     #[test]
-    fn deadline_level_is_a_curriculum_level() {
-        assert_eq!(with(|c| c.deadline_level = 0), Err(ConfigError::DeadlineLevel { got: 0, levels: 10 }));
-        assert_eq!(with(|c| c.deadline_level = 11), Err(ConfigError::DeadlineLevel { got: 11, levels: 10 }));
-        assert_eq!(with(|c| c.deadline_level = 10), Ok(()));
+    fn deadline_level_is_at_least_one() {
+        assert_eq!(with(|c| c.deadline_level = 0), Err(ConfigError::DeadlineLevel));
+        // A recipe's per-task deadline stays valid under a shorter curriculum (`levels = 2`).
+        assert_eq!(with(|c| (c.deadline_level, c.levels) = (5, 2)), Ok(()));
     }
     #[test]
     fn the_level_one_cap_reads_as_a_deadline() {
